@@ -1,0 +1,82 @@
+// Command-line parsing for `mrtr-inspector`: a pure function, tested without a process.
+import { parseArgs } from 'node:util';
+
+export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'lint'; path: string; keys: string[]; format: OutputFormat; maxRounds: number; ttlBound: number; allowPartial: boolean; output?: string; color?: boolean }
+  | { kind: 'usage-error'; message: string };
+
+export const USAGE = `Usage: mrtr-inspector lint <capture.har|capture.jsonl> [options]
+
+Lints MCP 2026-07-28 multi round-trip traffic in a HAR 1.2 or mrtr-inspector JSONL capture.
+
+Options:
+  --key SECRET         verification key for requestState tokens; repeatable, tried on every
+                       token. Plain text is UTF-8; prefix hex: or base64: for binary keys.
+                       Keys are never printed.
+  --format FORMAT      text (default), json, sarif or junit
+  --max-rounds N       round count above which mrtr/too-many-rounds fires (default 8)
+  --ttl-bound SECONDS  token lifetime above which state/long-ttl fires (default 900)
+  --allow-partial      import the readable entries of a damaged capture (says what was skipped)
+  --output FILE        write the report to FILE instead of standard output
+  --no-color           plain text even on a terminal
+  --version            print the version
+  --help               print this help
+
+Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
+`;
+
+function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : `${name} needs a positive whole number, got "${v}"`;
+}
+
+/** Parses argv (without node and script). Never throws. */
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        key: { type: 'string', multiple: true },
+        format: { type: 'string' },
+        'max-rounds': { type: 'string' },
+        'ttl-bound': { type: 'string' },
+        'allow-partial': { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
+        'no-color': { type: 'boolean' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    // parseArgs echoes the offending option; it never sees key values as options.
+    return { kind: 'usage-error', message: err instanceof Error ? err.message : String(err) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const [cmd, path, ...rest] = positionals;
+  if (cmd === undefined) return { kind: 'help' };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command "${cmd}"; the command is "lint"` };
+  if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
+  if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'junit')
+    return { kind: 'usage-error', message: `--format must be text, json, sarif or junit, got "${format}"` };
+  const maxRounds = positiveInt('--max-rounds', values['max-rounds'], 8);
+  if (typeof maxRounds === 'string') return { kind: 'usage-error', message: maxRounds };
+  const ttlBound = positiveInt('--ttl-bound', values['ttl-bound'], 900);
+  if (typeof ttlBound === 'string') return { kind: 'usage-error', message: ttlBound };
+  return {
+    kind: 'lint', path, keys: values.key ?? [], format, maxRounds, ttlBound,
+    allowPartial: values['allow-partial'] ?? false,
+    ...(values.output !== undefined ? { output: values.output } : {}),
+    ...(values['no-color'] ? { color: false } : {}),
+  };
+}

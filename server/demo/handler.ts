@@ -1,0 +1,34 @@
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createDemoServer } from './demo-server.js';
+import { wantsMisbehave, widenDeclaredCapabilities, withSessionHeader } from './misbehave.js';
+
+// Options for the embedded demo; misbehave can also be switched on per request with ?misbehave=1.
+export interface DemoHandlerOptions {
+  misbehave?: boolean;
+}
+
+// The web-standard face the Vite plugin (and the test peers) mount at /demo/mcp.
+export interface DemoHandler {
+  fetch(req: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+// Creates the embedded demo MCP server: stateless 2026-07-28 Streamable HTTP via the
+// official SDK, with HMAC-signed tokens under DEMO_STATE_KEY unless misbehaving.
+export function createDemoHandler(opts: DemoHandlerOptions = {}): DemoHandler {
+  // The factory runs per request and sees that request, so one handler serves both modes.
+  const mcp = createMcpHandler(
+    ({ requestInfo }) => createDemoServer({ misbehave: opts.misbehave === true || (requestInfo !== undefined && wantsMisbehave(requestInfo)) }),
+    // No keep-alive comment frames: demo streams are short, and recordings stay comparable.
+    { responseMode: 'auto', keepAliveMs: 0 },
+  );
+  const sessionId = `demo-${crypto.randomUUID()}`;
+  return {
+    async fetch(req) {
+      if (!(opts.misbehave === true || wantsMisbehave(req))) return mcp.fetch(req);
+      const res = await mcp.fetch(await widenDeclaredCapabilities(req));
+      return withSessionHeader(res, req.headers.get('mcp-session-id') ?? sessionId);
+    },
+    close: () => mcp.close(),
+  };
+}

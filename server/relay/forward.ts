@@ -1,0 +1,156 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+/** Anything that answers a web Request: global fetch, or the in-process demo handler. */
+export type Fetcher = (request: Request) => Promise<Response>;
+
+/** Observes a response as it passes through (the recorder); never holds bytes back. */
+export interface ResponseTap {
+  head(response: Response): void;
+  chunk(bytes: Uint8Array): void;
+  end(): void;
+  fail(state: 'aborted' | 'failed', error: string): void;
+}
+
+/** Request bodies larger than this are refused (MCP requests are single JSON-RPC messages). */
+export const MAX_REQUEST_BODY = 16 * 1024 * 1024;
+
+// Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus those the relay
+// must own: Host and Origin are ours, the length is recomputed, and Accept-Encoding is
+// dropped so bodies come back readable for the record (fetch would decode them anyway).
+const NEVER_FORWARDED = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
+  'proxy-authorization', 'proxy-authenticate', 'http2-settings', 'expect',
+  'host', 'origin', 'content-length', 'accept-encoding',
+]);
+
+// Response headers not passed back: hop-by-hop, and length/encoding, because fetch hands
+// us a decoded body that we re-chunk.
+const NEVER_RETURNED = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
+  'content-length', 'content-encoding',
+]);
+
+/** Reads a node request body whole, or undefined when it is larger than `limit`. */
+export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    size += (part as Buffer).length;
+    if (size > limit) return undefined;
+    parts.push(part as Buffer);
+  }
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * The headers to send upstream, in the client's order: everything except hop-by-hop ones,
+ * those named in Connection, and whatever `dropAlso` names (lower-case).
+ */
+export function upstreamHeaders(rawHeaders: readonly string[], dropAlso: (name: string) => boolean = () => false): Headers {
+  const named = new Set<string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].toLowerCase() === 'connection') for (const n of rawHeaders[i + 1].split(',')) named.add(n.trim().toLowerCase());
+  }
+  const out = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    if (NEVER_FORWARDED.has(name) || named.has(name) || dropAlso(name)) continue;
+    out.append(rawHeaders[i], rawHeaders[i + 1]);
+  }
+  return out;
+}
+
+/** The response headers to pass back to the client, minus hop-by-hop and `dropAlso`. */
+export function downstreamHeaders(headers: Headers, dropAlso: (name: string) => boolean = () => false): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  headers.forEach((value, name) => {
+    if (NEVER_RETURNED.has(name) || name === 'set-cookie' || dropAlso(name)) return;
+    out[name] = value;
+  });
+  const cookies = headers.getSetCookie();
+  if (cookies.length && !dropAlso('set-cookie')) out['set-cookie'] = cookies;
+  return out;
+}
+
+// Waits until the socket wants more, or the client is gone (then `drain` never comes).
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Writes a web Response to a node response chunk by chunk as it arrives, and tells `tap`.
+ *
+ * Streaming hazards, each handled here:
+ * - Nothing is buffered: each chunk is written the moment the upstream yields it, and the
+ *   head is flushed before the first chunk, so an event stream's first event is not held.
+ * - Backpressure: a slow client pauses reading from upstream (await `drain`), so memory is
+ *   bounded by the socket buffers, not by the stream's length.
+ * - Cancellation: in 2026 a client cancels by closing the stream. When our client's
+ *   socket closes first, `abort` aborts the upstream fetch and the reader is cancelled, so
+ *   the server sees its connection close too.
+ */
+export async function pipeResponse(
+  upstream: Response,
+  res: ServerResponse,
+  headers: OutgoingHttpHeaders,
+  abort: AbortController,
+  tap?: ResponseTap,
+): Promise<void> {
+  res.writeHead(upstream.status, upstream.statusText || undefined, headers);
+  res.flushHeaders();
+  tap?.head(upstream);
+  if (!upstream.body) {
+    res.end();
+    tap?.end();
+    return;
+  }
+  const reader = upstream.body.getReader();
+  let clientGone = false;
+  const onClose = () => {
+    if (res.writableFinished) return;
+    clientGone = true;
+    abort.abort();
+    reader.cancel().catch(() => undefined);
+  };
+  if (res.destroyed) onClose();
+  else res.on('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || clientGone) break;
+      tap?.chunk(value);
+      if (!res.write(value)) await drained(res);
+    }
+    if (clientGone) {
+      tap?.fail('aborted', 'The client closed the connection before the response ended.');
+    } else {
+      res.end();
+      tap?.end();
+    }
+  } catch (err) {
+    if (clientGone) {
+      tap?.fail('aborted', 'The client closed the connection before the response ended.');
+    } else {
+      tap?.fail('failed', `The upstream response broke off: ${describeError(err)}`);
+      // Cut the client's connection too, so it sees a broken stream, not a clean end.
+      res.destroy();
+    }
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+// A fetch error's useful part: undici hides the errno under `cause`.
+export function describeError(err: unknown): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  const cause = e?.cause?.code ?? e?.cause?.message;
+  return cause ? `${e.message ?? String(err)} (${cause})` : (e?.message ?? String(err));
+}

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROTOCOL_VERSION } from '../../worker/protocol.js';
+import { readBody } from './forward.js';
+import { ownOrigin, pageOriginProblem, refuse } from './guards.js';
+import type { RelayContext } from './relay.js';
+import { relayExchange, type RelayPolicy } from './relay-exchange.js';
+import { parseTargetList } from './target-store.js';
+
+// The inspector page's side of the relay, under /relay/api/ (same origin only):
+//   GET  info            version, relay URL template, capture path, targets
+//   GET  targets         the target list (demo first)
+//   PUT  targets         replace the user's targets with `[{ id, url }]` (POST works too)
+//   GET  events          text/event-stream; each event's data is one ExchangeRecord JSON
+//   POST backlog         the capture file's JSONL, then the file is emptied (GET works too)
+//   *    forward/<id>    forwards to a "via relay" target and streams the answer back
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+// The page's origin to name in CORS headers: the one it used (127.0.0.1 or localhost).
+function corsOrigin(req: IncomingMessage): string {
+  const origin = req.headers.origin;
+  return typeof origin === 'string' ? origin : ownOrigin(req);
+}
+
+// Forwarding for the page: the browser's own cookies and fetch metadata are for the
+// inspector, not for the target, and the target must not set cookies on our origin.
+function pagePolicy(req: IncomingMessage): RelayPolicy {
+  return {
+    dropRequest: (name) => name === 'cookie' || name.startsWith('sec-fetch-') || name.startsWith('sec-ch-'),
+    dropResponse: (name) => name.startsWith('access-control-') || name === 'set-cookie',
+    extraResponse: (upstream) => {
+      const names = new Set<string>();
+      upstream.headers.forEach((_v, name) => names.add(name));
+      names.delete('set-cookie');
+      return {
+        'access-control-allow-origin': corsOrigin(req),
+        'access-control-expose-headers': [...names].join(', ') || 'content-type',
+        vary: 'Origin',
+      };
+    },
+  };
+}
+
+// Answers a CORS preflight for the forwarder (only reached when the page is cross-origin,
+// e.g. opened as localhost while the relay names 127.0.0.1).
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, {
+    'access-control-allow-origin': corsOrigin(req),
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+    'access-control-max-age': '600',
+    vary: 'Origin',
+  });
+  res.end();
+}
+
+// Ends a response with `content` and resolves whether the page received all of it.
+function sendAll(res: ServerResponse, content: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    res.once('finish', () => resolve(true));
+    res.once('close', () => resolve(res.writableFinished));
+    res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(content) });
+    res.end(content);
+  });
+}
+
+/** Routes one /relay/api/<segments> request after checking it comes from the page. */
+export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
+  const originIssue = pageOriginProblem(req);
+  if (originIssue) return refuse(res, 403, originIssue);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const [name, ...rest] = segments;
+
+  if (name === 'forward') {
+    if (method === 'OPTIONS') return preflight(req, res);
+    const targetId = rest[0] ?? '';
+    const url = new URL(req.url ?? '/', 'http://relay.invalid');
+    const route = rest.length === 1 ? ctx.route(req, targetId, url.searchParams) : undefined;
+    if (!route) {
+      const known = ctx.targets.list('').map((t) => t.id).join(', ');
+      return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: the relay forwards only to watched targets (known: ${known}). Add the target in the inspector, which sends its list to the relay.`);
+    }
+    return relayExchange(req, res, route, pagePolicy(req));
+  }
+
+  if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);
+
+  if (name === 'backlog' && rest.length === 0 && (method === 'GET' || method === 'POST')) {
+    await ctx.capture.drain((content) => sendAll(res, content));
+    return;
+  }
+
+  if (name === 'targets' && rest.length === 0) {
+    if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)) });
+    if (method === 'PUT' || method === 'POST') {
+      const bytes = await readBody(req, 1024 * 1024);
+      if (!bytes) return refuse(res, 413, 'Target list too large (limit 1 MiB).');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(new TextDecoder().decode(bytes));
+      } catch {
+        return refuse(res, 400, 'The target list must be JSON: [{ "id": "local", "url": "http://localhost:3000/mcp" }].');
+      }
+      const result = parseTargetList(parsed);
+      if (!result.ok) return refuse(res, 400, result.error);
+      try {
+        ctx.targets.replace(result.targets);
+      } catch (err) {
+        return refuse(res, 500, `Could not save the target list to ${ctx.targets.file}: ${(err as Error).message}.`);
+      }
+      return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)) });
+    }
+  }
+
+  if (name === 'info' && rest.length === 0 && method === 'GET') {
+    return json(res, 200, {
+      version: PROTOCOL_VERSION,
+      relayUrl: ctx.relayUrl(req, '<target>').replace(encodeURIComponent('<target>'), '<target>'),
+      demoUrl: ctx.demoUrl(req),
+      jsonlPath: ctx.capture.path,
+      targets: ctx.targets.list(ctx.demoUrl(req)).map((t) => ({ ...t, relayUrl: ctx.relayUrl(req, t.id) })),
+    });
+  }
+
+  return refuse(res, 404, 'Unknown relay API call. The page API is: GET info, GET/PUT targets, GET events, POST backlog, and forward/<target>.');
+}

@@ -1,0 +1,209 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Socket } from 'node:net';
+import type { ExchangeRecord } from '../../worker/protocol.js';
+import { CaptureFile } from './capture-file.js';
+import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
+import { foreignOriginProblem, hostProblem, ownOrigin, refuse, tokenMatches } from './guards.js';
+import { handlePageApi } from './page-api.js';
+import { PageHub } from './page-hub.js';
+import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
+import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
+
+/** The embedded demo server's web-standard face (server/demo/handler.ts). */
+export interface DemoHandler {
+  fetch(req: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Where the relay writes and how it is reached. */
+export interface RelayOptions {
+  /** Makes the demo server (lazily, on first use). */
+  createDemo: () => DemoHandler;
+  /** The external clients' token; default MRTR_RELAY_TOKEN, else 192 random bits. */
+  token?: string;
+  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector/relay-capture.jsonl. */
+  jsonlPath?: string;
+  /** Reaches user-added targets; default global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Where problems are reported (default console.warn). */
+  warn?: (message: string) => void;
+}
+
+/** Shared state the routes work on. */
+export interface RelayContext {
+  token: string;
+  targets: TargetStore;
+  capture: CaptureFile;
+  pages: PageHub;
+  /** Resolves a target id to where it goes, or undefined when the user never added it. */
+  route(req: IncomingMessage, targetId: string, query: URLSearchParams): RelayRoute | undefined;
+  /** A recorder for one external client's exchange (source 'relay'). */
+  recorder(req: IncomingMessage, start: Omit<ExchangeStart, 'id' | 'seq' | 'session' | 'client'>): ExchangeRecorder;
+  demoUrl(req: IncomingMessage): string;
+  relayUrl(req: IncomingMessage, targetId: string): string;
+}
+
+/** A mounted relay: one connect/node middleware plus lifecycle. */
+export interface Relay {
+  readonly token: string;
+  readonly jsonlPath: string;
+  readonly targetsPath: string;
+  /** Node/connect middleware: answers /relay/... and /demo/..., passes the rest to next(). */
+  handle(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  /** The lines printed at start, for the server listening on `port`. */
+  banner(port: number): string;
+  close(): Promise<void>;
+}
+
+// The token for external clients: the env override (tests) or 192 random bits.
+function chooseToken(given: string | undefined): string {
+  const token = given ?? process.env.MRTR_RELAY_TOKEN ?? randomBytes(24).toString('base64url');
+  if (!/^[A-Za-z0-9_-]{16,}$/.test(token) || token === 'api') {
+    throw new Error('MRTR_RELAY_TOKEN must be at least 16 characters of A-Z, a-z, 0-9, "_" or "-".');
+  }
+  return token;
+}
+
+/** Default capture path when neither the option nor MRTR_RELAY_JSONL is set. */
+export function defaultJsonlPath(): string {
+  return join(tmpdir(), 'mrtr-inspector', 'relay-capture.jsonl');
+}
+
+const DENIED_TOKEN = 'Refused: the relay URL needs the token printed when the inspector started (http://127.0.0.1:<port>/relay/<token>/<target>). Copy the current relay URL from the terminal or the inspector page.';
+const WRONG_TOKEN = 'Refused: wrong relay token. The token changes on every start unless MRTR_RELAY_TOKEN is set; copy the current relay URL from the terminal or the inspector page.';
+
+// A path segment decoded, or left as is when it is not valid percent-encoding.
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+// Creates the relay: target list, capture file, page event streams and the demo mount.
+export function createRelay(opts: RelayOptions): Relay {
+  const warn = opts.warn ?? ((m: string) => console.warn(m));
+  const token = chooseToken(opts.token);
+  const jsonlPath = resolve(opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL ?? defaultJsonlPath());
+  const targetsPath = join(dirname(jsonlPath), `${basename(jsonlPath).replace(/\.jsonl$/i, '')}.targets.json`);
+  const targets = new TargetStore(targetsPath, warn);
+  const capture = new CaptureFile(jsonlPath, warn);
+  const pages = new PageHub();
+  const session = `relay-${new Date().toISOString()}`;
+  const upstreamFetch = opts.fetch ?? ((r: Request) => fetch(r));
+  let seq = 0;
+  let connections = 0;
+  const clientIds = new WeakMap<Socket, string>();
+  let demo: DemoHandler | undefined;
+  const getDemo = () => (demo ??= opts.createDemo());
+
+  // Where a record goes. Pages get every step live. The file gets the request, head and
+  // end steps while no page listens; and once an id has a line in the file it keeps
+  // getting lines even after a page connects, because the page's backlog import of that
+  // older line would otherwise replace the newer record it was pushed (last line wins).
+  const deliver = (record: ExchangeRecord, stage: RecordStage) => {
+    const pushed = pages.push(record) > 0;
+    if (stage === 'event') return;
+    if (!pushed || capture.has(record.id)) void capture.append(record);
+  };
+
+  const ctx: RelayContext = {
+    token,
+    targets,
+    capture,
+    pages,
+    demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
+    relayUrl: (req, targetId) => `${ownOrigin(req)}/relay/${token}/${encodeURIComponent(targetId)}`,
+    route(req, targetId, query) {
+      if (targetId === DEMO_TARGET_ID) {
+        // In-process: no loopback hop, and no dependence on knowing our own port.
+        return { targetId, url: targetUrl(ctx.demoUrl(req), query), fetch: (r) => getDemo().fetch(r) };
+      }
+      const target = targets.get(targetId);
+      return target && { targetId, url: targetUrl(target.url, query), fetch: upstreamFetch };
+    },
+    recorder(req, start) {
+      const socket = req.socket;
+      let client = clientIds.get(socket);
+      if (!client) clientIds.set(socket, (client = `relay-conn-${++connections}:${socket.remotePort}`));
+      return new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver);
+    },
+  };
+
+  const demoNode = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
+    // The demo's own endpoint goes through the same streaming path, unrecorded (the page's
+    // service worker records the page's calls; external clients use the relay URL).
+    const route = { targetId: DEMO_TARGET_ID, url: targetUrl(ctx.demoUrl(req), query), fetch: (r: Request) => getDemo().fetch(r) };
+    await relayExchange(req, res, route, {});
+  };
+
+  const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
+    const [given, targetId, ...rest] = segments;
+    if (!given) return refuse(res, 403, DENIED_TOKEN);
+    if (!tokenMatches(token, given)) return refuse(res, 403, targetId === undefined ? DENIED_TOKEN : WRONG_TOKEN);
+    if (targetId === undefined || rest.length > 0) {
+      return refuse(res, 404, 'Relay URLs have the form /relay/<token>/<target>, with the target id as the last segment.');
+    }
+    const route = ctx.route(req, targetId, query);
+    if (!route) {
+      const known = targets.list('').map((t) => t.id).join(', ');
+      return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: add it as a watched target in the inspector page (the page sends its targets to the relay), then retry. Known targets: ${known}.`);
+    }
+    await relayExchange(req, res, route, { record: (start) => ctx.recorder(req, start) });
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => {
+    const hostIssue = hostProblem(req);
+    if (hostIssue) return refuse(res, 403, hostIssue);
+    if (path === '/demo/mcp') {
+      const originIssue = foreignOriginProblem(req);
+      return originIssue ? refuse(res, 403, originIssue) : demoNode(req, res, query);
+    }
+    if (path.startsWith('/demo/')) return refuse(res, 404, 'The embedded demo MCP server lives at /demo/mcp.');
+    const segments = path.split('/').slice(2).map(safeDecode);
+    if (segments[0] === 'api') return handlePageApi(ctx, req, res, segments.slice(1));
+    return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
+  };
+
+  return {
+    token,
+    jsonlPath,
+    targetsPath,
+    handle(req, res, next) {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://relay.invalid');
+      } catch {
+        return next();
+      }
+      const path = url.pathname;
+      if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) return next();
+      route(req, res, path, url.searchParams).catch((err: unknown) => {
+        warn(`relay: ${(err as Error)?.stack ?? String(err)}`);
+        refuse(res, 500, 'The relay failed on this request; see the inspector server log.');
+      });
+    },
+    banner(port) {
+      const origin = `http://127.0.0.1:${port}`;
+      return [
+        '',
+        `  mrtr-inspector`,
+        `  Inspector:   ${origin}/`,
+        `  Relay URL:   ${origin}/relay/${token}/<target>   (e.g. ${origin}/relay/${token}/demo)`,
+        `  Demo MCP:    ${origin}/demo/mcp`,
+        `  Captures:    ${jsonlPath}   (written while no inspector page is open)`,
+        '',
+      ].join('\n');
+    },
+    async close() {
+      pages.close();
+      await capture.flush();
+      await demo?.close();
+      demo = undefined;
+    },
+  };
+}

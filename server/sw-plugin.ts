@@ -1,0 +1,97 @@
+// Builds the capture service worker (web/sw/sw.ts) into one classic script served at the
+// app's root, `/sw.js`, so its scope is the whole app: built on request in `vite dev`
+// (cached until a source file changes) and emitted into the output by `vite build`.
+// Also defines __MRTR_BUILD_ID__ for the page and the worker alike, for the handshake.
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'vite';
+
+const ENTRY = fileURLToPath(new URL('../web/sw/sw.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const SW_PATH = '/sw.js';
+
+interface Bundle {
+  code: string;
+  /** Source files and their mtimes when built: a change to any invalidates the bundle. */
+  inputs: Map<string, number>;
+}
+
+async function bundleServiceWorker(buildId: string, minify: boolean): Promise<Bundle> {
+  const out = await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    publicDir: false,
+    define: { __MRTR_BUILD_ID__: JSON.stringify(buildId) },
+    build: {
+      write: false,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      minify,
+      sourcemap: minify ? false : 'inline',
+      target: 'es2022',
+      lib: { entry: ENTRY, formats: ['iife'], name: 'mrtrCaptureWorker', fileName: () => 'sw.js' },
+    },
+  });
+  const outputs = Array.isArray(out) ? out : [out];
+  for (const o of outputs) {
+    if (!('output' in o)) continue;
+    const chunk = o.output.find((c) => c.type === 'chunk');
+    if (chunk && chunk.type === 'chunk') {
+      const inputs = new Map<string, number>();
+      await Promise.all(chunk.moduleIds.filter((id) => !id.startsWith('\0')).map(async (id) => {
+        inputs.set(id, await stat(id).then((s) => s.mtimeMs, () => -1));
+      }));
+      return { code: chunk.code, inputs };
+    }
+  }
+  throw new Error('service worker build produced no chunk (check web/sw/sw.ts)');
+}
+
+async function isFresh(b: Bundle): Promise<boolean> {
+  for (const [file, mtime] of b.inputs) {
+    if ((await stat(file).then((s) => s.mtimeMs, () => -1)) !== mtime) return false;
+  }
+  return true;
+}
+
+/** The Vite plugin: one per config (page build, dev server, preview). */
+export function serviceWorkerPlugin(opts: { buildId?: string } = {}): Plugin {
+  // One id per server start or build; the page and the worker both get it.
+  const buildId = opts.buildId ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  let cached: Promise<Bundle> | null = null;
+
+  return {
+    name: 'mrtr:service-worker',
+    config: () => ({ define: { __MRTR_BUILD_ID__: JSON.stringify(buildId) } }),
+
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== SW_PATH) return next();
+        try {
+          if (cached && !(await isFresh(await cached))) cached = null;
+          cached ??= bundleServiceWorker(buildId, false);
+          const { code } = await cached.catch((err: unknown) => {
+            cached = null;
+            throw err;
+          });
+          res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+          // Let the browser compare bytes on every update check.
+          res.setHeader('Cache-Control', 'no-cache');
+          res.end(code);
+        } catch (err) {
+          server.config.logger.error(`[sw] could not build ${SW_PATH}: ${err instanceof Error ? err.message : String(err)}`);
+          res.statusCode = 500;
+          res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+          res.end(`Service worker build failed; see the dev server's log. Fix web/sw and reload.`);
+        }
+      });
+    },
+
+    async generateBundle() {
+      if (this.environment && this.environment.name !== 'client') return;
+      const { code } = await bundleServiceWorker(buildId, true);
+      this.emitFile({ type: 'asset', fileName: SW_PATH.slice(1), source: code });
+    },
+  };
+}

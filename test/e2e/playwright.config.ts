@@ -1,0 +1,46 @@
+// Browser tests: Debian Chromium only (no `playwright install` here), against `vite dev`
+// on its own strict port so a developer's server on 5173 is never reused by mistake.
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const PORT = Number(process.env.E2E_PORT ?? 5199);
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run',
+];
+
+export default defineConfig({
+  testDir: here,
+  testMatch: '**/*.spec.ts',
+  outputDir: resolve(here, '../../test-results/e2e'),
+  // A slow 2-core machine: one worker, generous timeouts, no timing asserts in tests.
+  workers: 1,
+  fullyParallel: false,
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: resolve(here, '../../playwright-report') }]] : 'list',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    actionTimeout: 20_000,
+    navigationTimeout: 45_000,
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: `npx vite --port ${PORT} --strictPort --host 127.0.0.1`,
+    cwd: resolve(here, '../..'),
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // Keep the relay's capture file and target list away from a developer's own.
+    env: { MRTR_RELAY_JSONL: join(tmpdir(), `mrtr-e2e-${process.pid}`, 'relay-capture.jsonl') },
+  },
+});

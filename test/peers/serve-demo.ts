@@ -1,0 +1,33 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { createDemoHandler, type DemoHandlerOptions } from '../../server/demo/handler.js';
+
+// A running demo server on 127.0.0.1 and how to stop it.
+export interface RunningDemo {
+  url: string;
+  close(): Promise<void>;
+}
+
+// Serves the embedded demo on node:http at 127.0.0.1:<random>/mcp, behind the SDK's
+// localhost Host and Origin guards (DNS-rebinding protection, as a real deployment would).
+export async function serveDemo(opts: DemoHandlerOptions = {}): Promise<RunningDemo> {
+  const demo = createDemoHandler(opts);
+  const handle = toNodeHandler(demo);
+  const checkHost = localhostHostValidation();
+  const checkOrigin = localhostOriginValidation();
+  const server: Server = createServer((req, res) => {
+    if (!checkHost(req, res) || !checkOrigin(req, res)) return;
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
+      await demo.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { serviceWorkerPlugin } from './server/sw-plugin.js';
+import { relayPlugin } from './server/relay/plugin.js';
+
+// One config for the page build, `vite dev` and vitest. Unit and integration tests run in
+// Node (vitest, test/unit); browser tests are Playwright's (test/e2e).
+export default defineConfig({
+  root: 'web',
+  publicDir: '../public',
+  plugins: [svelte(), serviceWorkerPlugin(), relayPlugin()],
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 5173, strictPort: true },
+  build: { outDir: '../dist/web', emptyOutDir: true },
+  test: {
+    root: '.',
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 30_000,
+    pool: 'forks',
+  },
+});

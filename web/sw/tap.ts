@@ -1,0 +1,147 @@
+// One tapped request: forward it, stream the answer back through a pass-through
+// TransformStream that records each chunk, and write the exchange as it goes.
+//
+// Fail-open contract. Before the request leaves, any error hands the original request to
+// the network untouched. After it left, the page gets exactly what the network gave
+// (the response, or the same failure); a recording error only stops recording.
+//
+// Hazard: never tee() or clone() the response. A tee buffers everything one branch has
+// not read and keeps the upstream open after the page cancels; in 2026 closing the
+// stream IS cancellation, so it must reach the server.
+import type { HeaderPair } from '../../worker/protocol.js';
+import type { CaptureStore } from '../../worker/storage/index.js';
+import { ExchangeWriter, type Announce } from './exchange-writer.js';
+import { SseRecorder } from './sse-recorder.js';
+
+export interface TapDeps {
+  store: CaptureStore;
+  announce: Announce;
+  /** The capture session id (cached by the caller, read from storage when missing). */
+  session: () => Promise<string>;
+}
+
+// Statuses whose responses must be built with a null body.
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+function pairs(headers: Headers): HeaderPair[] {
+  // Headers iteration lowercases names and joins repeats: that is all a worker can see.
+  const out: HeaderPair[] = [];
+  headers.forEach((value, name) => out.push({ name, value }));
+  return out;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return err === undefined ? 'cancelled' : String(err);
+}
+
+export class Tap {
+  /** Settles when the exchange's last write is done: hand it to `event.waitUntil`. */
+  readonly done: Promise<void>;
+  #settle!: (p: Promise<void>) => void;
+  readonly #deps: TapDeps;
+
+  constructor(deps: TapDeps) {
+    this.#deps = deps;
+    this.done = new Promise<void>((resolve) => {
+      this.#settle = (p) => resolve(p.catch(() => undefined));
+    });
+  }
+
+  /** Not tapped after all (the watch list said no): the request goes out untouched. */
+  skip(req: Request): Promise<Response> {
+    this.#settle(Promise.resolve());
+    return fetch(req);
+  }
+
+  async run(req: Request, client: string | undefined): Promise<Response> {
+    // 1. Before the request leaves: fail open.
+    let writer: ExchangeWriter;
+    try {
+      const startedAt = Date.now();
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.clone().text();
+      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, crypto.randomUUID());
+      writer.start(
+        {
+          id: writer.id, source: 'sw', startedAt, state: 'pending',
+          ...(client ? { client } : {}),
+          request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(body !== undefined ? { body } : {}) },
+        },
+        this.#deps.session,
+      );
+    } catch {
+      return this.skip(req);
+    }
+
+    // 2. Forward. The request's signal follows the page's AbortController.
+    const signal = req.signal;
+    let upstream: Response;
+    try {
+      upstream = await fetch(req, { signal });
+    } catch (err) {
+      this.#settle(writer.end({ state: signal.aborted ? 'aborted' : 'failed', endedAt: Date.now(), error: describe(err) }));
+      throw err; // the page sees the failure it would have seen without the tap
+    }
+
+    // 3. Stream back, recording on the way. Nothing here may lose the response.
+    try {
+      const receivedAt = Date.now();
+      const isSse = /^\s*text\/event-stream/i.test(upstream.headers.get('content-type') ?? '');
+      writer.head({ status: upstream.status, statusText: upstream.statusText, headers: pairs(upstream.headers), receivedAt }, isSse);
+      if (!upstream.body || NULL_BODY.has(upstream.status) || upstream.type === 'opaque' || upstream.type === 'opaqueredirect') {
+        this.#settle(writer.end({ state: 'complete', endedAt: receivedAt, ...(isSse ? {} : { body: '' }) }));
+        return upstream;
+      }
+      return this.#passThrough(upstream, upstream.body, writer, isSse, signal);
+    } catch (err) {
+      this.#settle(writer.end({ state: 'failed', endedAt: Date.now(), error: `not recorded: ${describe(err)}` }));
+      return upstream;
+    }
+  }
+
+  #passThrough(upstream: Response, body: ReadableStream<Uint8Array>, writer: ExchangeWriter, isSse: boolean, signal: AbortSignal): Response {
+    const decoder = new TextDecoder();
+    const sse = isSse ? new SseRecorder((ev) => writer.event(ev)) : null;
+    const text: string[] = [];
+    let recording = true;
+    // Recording runs after the chunk is enqueued, so the page never waits for it.
+    const record = (chunk: Uint8Array | null): void => {
+      if (!recording) return;
+      try {
+        const t = Date.now();
+        const s = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+        if (sse) sse.feed(s, t);
+        else text.push(s);
+      } catch {
+        recording = false;
+      }
+    };
+    let ended = false;
+    const finish = (state: 'complete' | 'aborted' | 'failed', error?: string): void => {
+      if (ended) return;
+      ended = true;
+      record(null);
+      this.#settle(writer.end({
+        state, endedAt: Date.now(),
+        ...(error !== undefined ? { error } : {}),
+        ...(sse ? { tail: sse.tail } : { body: text.join('') }),
+      }));
+    };
+    const stream = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        record(chunk);
+      },
+      flush() {
+        finish('complete');
+      },
+    });
+    // The page cancelling its body errors our writable side; pipeTo then cancels the
+    // upstream body, which closes the connection to the server.
+    body.pipeTo(stream.writable).catch((err: unknown) => {
+      const cancelled = signal.aborted || !(err instanceof TypeError);
+      finish(cancelled ? 'aborted' : 'failed', describe(err));
+    });
+    return new Response(stream.readable, { status: upstream.status, statusText: upstream.statusText, headers: upstream.headers });
+  }
+}

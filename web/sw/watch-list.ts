@@ -1,0 +1,85 @@
+// Which requests the tap records. The list lives in IndexedDB; this is only a cache,
+// because the service worker can be stopped at any moment and wakes with empty memory.
+import type { CaptureStore, TargetRecord } from '../../worker/storage/index.js';
+
+/** The app's own Console endpoint, always watched. */
+export const CONSOLE_PATH = '/demo/mcp';
+/** Where the page calls a "via relay" target: this prefix + the target's id. */
+export const RELAY_FORWARD = '/relay/api/forward/';
+
+/** Origin + path, without query, hash or trailing slash: what a target URL names. */
+export function endpointKey(url: URL): string {
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  return url.origin + path;
+}
+
+export class WatchList {
+  #keys: Set<string> | null = null;
+  #relayed = new Set<string>();
+  #loading: Promise<void> | null = null;
+  readonly #store: CaptureStore;
+  readonly #origin: string;
+
+  constructor(store: CaptureStore, origin: string) {
+    this.#store = store;
+    this.#origin = origin;
+  }
+
+  /**
+   * true / false when the list is in memory; null when it is not (the worker just woke or
+   * was told the list changed), and the caller must `load()` before deciding.
+   */
+  match(url: URL): boolean | null {
+    if (url.origin === this.#origin && url.pathname === CONSOLE_PATH) return true;
+    if (!this.#keys) return null;
+    if (this.#keys.has(endpointKey(url))) return true;
+    return url.origin === this.#origin && this.#isRelayed(url);
+  }
+
+  /** Reads the list from IndexedDB (one read shared by concurrent callers). */
+  load(): Promise<void> {
+    this.#loading ??= this.#store.listTargets().then(
+      (targets) => {
+        this.#set(targets);
+        this.#loading = null;
+      },
+      (err: unknown) => {
+        this.#loading = null;
+        throw err;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Forgets the cache; the next request re-reads it. */
+  invalidate(): void {
+    this.#keys = null;
+    this.#loading = null;
+  }
+
+  #set(targets: TargetRecord[]): void {
+    const keys = new Set<string>();
+    const relayed = new Set<string>();
+    for (const t of targets) {
+      try {
+        keys.add(endpointKey(new URL(t.url)));
+        if (t.viaRelay) relayed.add(t.id);
+      } catch {
+        // A malformed URL in storage matches nothing.
+      }
+    }
+    this.#keys = keys;
+    this.#relayed = relayed;
+  }
+
+  // The page reaches a "via relay" target through the dev server's relay at
+  // /relay/api/forward/<target id> (server/relay/page-api.ts); those calls are tapped too.
+  #isRelayed(url: URL): boolean {
+    if (this.#relayed.size === 0 || !url.pathname.startsWith(RELAY_FORWARD)) return false;
+    try {
+      return this.#relayed.has(decodeURIComponent(url.pathname.slice(RELAY_FORWARD.length)));
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// The whole pipeline over a capture: decode → era → thread → read tokens → lint.
+// Used by the CLI in Node and by the analysis worker in the browser.
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding, RpcMessage, Round, TokenReading } from './protocol.js';
+import { decodeExchange } from './decode/exchange.js';
+import { asObject, own } from './decode/meta.js';
+import { orderForThreading, Threader } from './thread/threader.js';
+import { inspectToken, readToken, type TokenKey } from './tokens/index.js';
+import { runRules } from './lint/engine.js';
+import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Rule, type StateOrigin } from './lint/rule.js';
+import { ALL_RULES } from './lint/rules/index.js';
+
+export interface AnalyzeOptions {
+  /** Keys tried on every token (see tokens/keys.ts for the accepted syntaxes). */
+  keys?: readonly TokenKey[];
+  maxRounds?: number;
+  ttlBoundSeconds?: number;
+  /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
+  final?: boolean;
+  /** Rules to run; every shipped rule by default. */
+  rules?: readonly Rule[];
+}
+
+export interface Analysis {
+  records: readonly ExchangeRecord[];
+  /** Decoded exchanges, in the same order as `records`. */
+  decoded: DecodedExchange[];
+  conversations: Conversation[];
+  /** Every distinct requestState token seen, sent or issued. */
+  tokens: Map<string, TokenReading>;
+  findings: Finding[];
+}
+
+/** Analyses a capture. Never throws on hostile data; bad bodies become problems/findings. */
+export async function analyze(records: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
+  const decoded = records.map(decodeExchange);
+  const bySeq = new Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>();
+  records.forEach((r, i) => bySeq.set(r.seq, { record: r, decoded: decoded[i] }));
+
+  const threader = new Threader();
+  for (const r of orderForThreading(records)) threader.add(r, bySeq.get(r.seq)!.decoded);
+  const states = new Map(records.map((r) => [r.seq, r.state] as const));
+  const conversations = threader.conversations(opts.final ?? true, states);
+
+  const tokens = await readTokens(conversations, opts.keys ?? []);
+  const options: LintOptions = {
+    maxRounds: opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
+    ttlBoundSeconds: opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
+    keysGiven: (opts.keys?.length ?? 0) > 0,
+  };
+  const ctx = lintContext(bySeq, conversations, tokens, options, (t) => threader.origins(t));
+  const findings = runRules(opts.rules ?? ALL_RULES, ctx, records.map((r) => r.seq));
+  return { records, decoded, conversations, tokens, findings };
+}
+
+async function readTokens(conversations: readonly Conversation[], keys: readonly TokenKey[]): Promise<Map<string, TokenReading>> {
+  const seen = new Set<string>();
+  for (const c of conversations) for (const r of c.rounds) {
+    if (r.stateSent !== null) seen.add(r.stateSent);
+    if (r.stateIssued !== null) seen.add(r.stateIssued);
+  }
+  const out = new Map<string, TokenReading>();
+  if (keys.length === 0) {
+    for (const t of seen) out.set(t, inspectToken(t));
+    return out;
+  }
+  const all = [...seen];
+  const readings = await Promise.all(all.map((t) => readToken(t, keys)));
+  all.forEach((t, i) => out.set(t, readings[i]));
+  return out;
+}
+
+function lintContext(
+  bySeq: Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>,
+  conversations: readonly Conversation[],
+  tokens: Map<string, TokenReading>,
+  options: LintOptions,
+  origins: (token: string) => readonly StateOrigin[],
+): LintContext {
+  const convsOf = new Map<number, Conversation[]>();
+  for (const c of conversations) for (const seq of c.exchanges) {
+    const list = convsOf.get(seq);
+    if (list) list.push(c);
+    else convsOf.set(seq, [c]);
+  }
+  const toolLists = collectToolLists(conversations, bySeq);
+  const get = (seq: number) => {
+    const e = bySeq.get(seq);
+    if (!e) throw new Error(`no exchange with seq ${seq}`);
+    return e;
+  };
+  return {
+    options,
+    conversations,
+    record: (seq) => get(seq).record,
+    decoded: (seq) => get(seq).decoded,
+    request: (round: Round): RpcMessage => get(round.exchange).decoded.sent[round.message],
+    answer: (round: Round) => (round.answer >= 0 ? get(round.exchange).decoded.received[round.answer] : undefined),
+    token: (t) => tokens.get(t),
+    conversationsOf: (seq) => convsOf.get(seq) ?? [],
+    issuedBy: origins,
+    toolDefinition: (name, beforeSeq) => {
+      for (let i = toolLists.length - 1; i >= 0; i--) {
+        if (toolLists[i].seq >= beforeSeq) continue;
+        const def = toolLists[i].tools.get(name);
+        if (def) return def;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Tool definitions from every `tools/list` result, in capture order. */
+function collectToolLists(conversations: readonly Conversation[], bySeq: Map<number, { decoded: DecodedExchange }>) {
+  const lists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
+  for (const c of conversations) {
+    if (c.method !== 'tools/list') continue;
+    for (const r of c.rounds) {
+      const ans = r.answer >= 0 ? bySeq.get(r.exchange)?.decoded.received[r.answer] : undefined;
+      const tools = own(ans?.result, 'tools');
+      if (!Array.isArray(tools)) continue;
+      const map = new Map<string, Record<string, unknown>>();
+      for (const t of tools) {
+        const o = asObject(t);
+        const n = own(o, 'name');
+        if (o && typeof n === 'string') map.set(n, o);
+      }
+      lists.push({ seq: r.exchange, tools: map });
+    }
+  }
+  return lists.sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,29 @@
+// -32021 tells the client exactly which capability to declare, with HTTP 400.
+import type { ExchangeRule } from '../../rule.js';
+import { asObject, own } from '../../../decode/meta.js';
+import { MODERN } from '../support.js';
+
+/** ts:513-526. */
+export const metaCapabilityErrorShape: ExchangeRule = {
+  id: 'meta/capability-error-shape',
+  tier: 2,
+  severity: 'error',
+  clause: 'ts:513-526',
+  title: '-32021 error lacks data.requiredCapabilities or is not HTTP 400',
+  scope: 'exchange',
+  check(d, record, _ctx, report) {
+    if (d.era !== MODERN) return;
+    const status = record.response?.status;
+    for (const m of d.received) {
+      if (m.kind !== 'error' || m.error?.code !== -32021) continue;
+      const problems: string[] = [];
+      if (!asObject(own(asObject(m.error.data), 'requiredCapabilities'))) problems.push('has no object data.requiredCapabilities');
+      if (status !== 400) problems.push(`came with HTTP ${status ?? 'no status'}`);
+      if (problems.length === 0) continue;
+      report({
+        exchange: d.seq,
+        message: `MissingRequiredClientCapability error (-32021) ${problems.join(' and ')}; send it with HTTP 400 and data.requiredCapabilities naming what the request must declare`,
+      });
+    }
+  },
+};

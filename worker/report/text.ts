@@ -1,0 +1,71 @@
+// Human-readable lint output, grouped by conversation. Colour is the caller's choice (a
+// TTY); every severity also has a word and a symbol, so colour is never the only signal.
+import type { Analysis } from '../analysis.js';
+import type { Conversation, Finding, Round, Severity } from '../protocol.js';
+import type { ReportInput } from './json.js';
+import { summarize } from './json.js';
+
+const SYMBOL: Record<Severity, string> = { error: '✖', warning: '▲', info: 'ℹ' };
+const COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
+const DIM = '\x1b[2m';
+const BOLD = '\x1b[1m';
+const RESET = '\x1b[0m';
+
+/** Renders the analysis as text. Conversations without findings and with one round are
+ *  counted, not listed, so large captures stay readable. */
+export function textReport(analysis: Analysis, input: ReportInput, color: boolean): string {
+  const paint = (code: string, s: string) => (color ? code + s + RESET : s);
+  const byConv = new Map<string, Finding[]>();
+  const loose: Finding[] = [];
+  for (const f of analysis.findings) {
+    if (f.conversation === null) loose.push(f);
+    else (byConv.get(f.conversation) ?? byConv.set(f.conversation, []).get(f.conversation)!).push(f);
+  }
+  const out: string[] = [];
+  out.push(paint(BOLD, `mrtr-inspector lint ${input.path}`) + paint(DIM, ` (${input.format}, ${input.exchanges} exchanges, ${analysis.conversations.length} conversations)`));
+  let quiet = 0;
+  for (const c of analysis.conversations) {
+    const fs = byConv.get(c.id) ?? [];
+    if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy) { quiet++; continue; }
+    out.push('');
+    out.push(headline(c, paint));
+    c.rounds.forEach((r, i) => out.push(roundLine(r, i, analysis, paint)));
+    for (const f of fs) out.push(findingLine(f, paint));
+  }
+  if (loose.length > 0) {
+    out.push('');
+    out.push(paint(BOLD, 'Outside any conversation'));
+    for (const f of loose) out.push(findingLine(f, paint));
+  }
+  if (quiet > 0) out.push('', paint(DIM, `${quiet} single-round conversation(s) without findings not shown (use --format json for all).`));
+  const s = summarize(analysis.findings);
+  out.push('', `${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s)`);
+  return out.join('\n') + '\n';
+}
+
+type Paint = (code: string, s: string) => string;
+
+function headline(c: Conversation, paint: Paint): string {
+  const name = c.name ? ` ${c.name}` : '';
+  return `${paint(BOLD, c.method + name)}  ${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}`;
+}
+
+function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): string {
+  const parts = [`  round ${i + 1}`, `#${r.exchange}`, `id ${JSON.stringify(r.requestId)}`];
+  if (r.link) parts.push(`linked by ${r.link}`);
+  if (r.inputResponses) parts.push(`answers ${r.inputResponses.join(',') || '(none)'}`);
+  parts.push(`→ ${r.outcome}`);
+  if (r.inputRequests) parts.push(`asks ${Object.entries(r.inputRequests).map(([k, m]) => `${k} (${m})`).join(', ')}`);
+  if (r.stateIssued !== null) {
+    const t = analysis.tokens.get(r.stateIssued);
+    if (t) parts.push(`state ${t.format}${t.verified === true ? ' verified' : t.verified === false ? ' NOT verified' : ''}`);
+  }
+  for (const l of r.legacy ?? []) parts.push(`legacy ${l.method} id ${JSON.stringify(l.id)}${l.answeredIn !== undefined ? ` answered in #${l.answeredIn}` : ' unanswered'}`);
+  let line = parts.join('  ');
+  if (r.link === 'ambiguous' && r.linkReason) line += '\n' + paint(DIM, `    ambiguous: ${r.linkReason} (candidates ${r.candidates?.join(', ')})`);
+  return line;
+}
+
+function findingLine(f: Finding, paint: Paint): string {
+  return `  ${paint(COLOR[f.severity], `${SYMBOL[f.severity]} ${f.severity}`)}  ${f.rule}  #${f.exchange}  ${f.message}  ${paint(DIM, `[${f.clause}]`)}`;
+}

@@ -1,0 +1,182 @@
+// Exchange records: progressive writes from the tap, paged reads for the worker and page.
+// Every write is its own short transaction, so a killed service worker leaves each
+// exchange at its last completed step, never half-written.
+import type { ExchangeRecord, ExchangeState, SseEventRecord } from '../protocol.js';
+import { PROTOCOL_VERSION } from '../protocol.js';
+import type { Connection } from './connection.js';
+import { StorageError, toStorageError } from './errors.js';
+import type { StoredExchange } from './schema.js';
+
+/** What the tap knows when a request starts; storage assigns `seq` and `v`. */
+export type NewExchange = Omit<ExchangeRecord, 'seq' | 'v' | 'session'> & { session: string };
+
+/** The response head, written when it arrives. */
+export type ResponseHead = Pick<NonNullable<ExchangeRecord['response']>, 'status' | 'statusText' | 'headers' | 'receivedAt'>;
+
+/** The final step of an exchange. */
+export interface ExchangeEnd {
+  state: Extract<ExchangeState, 'complete' | 'aborted' | 'failed'>;
+  endedAt: number;
+  error?: string;
+  /** Whole body text (non-event-stream responses). */
+  body?: string;
+  /** Unterminated tail of an event stream, kept verbatim. */
+  tail?: string;
+}
+
+/** Where to resume paging: the last item of the previous page. */
+export interface PageCursor {
+  startedAt: number;
+  id: string;
+}
+
+export interface ExchangePage {
+  items: StoredExchange[];
+  /** Pass back as `after` to get the next page; null when this was the last. */
+  next: PageCursor | null;
+}
+
+async function write<T>(doing: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toStorageError(err, doing);
+  }
+}
+
+/** Adds a new exchange, giving it the next `seq` of its session (created if missing). */
+export function addExchange(conn: Connection, rec: NewExchange): Promise<StoredExchange> {
+  return write('recording a request', async () => {
+    const db = await conn.get();
+    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    const sessions = tx.objectStore('sessions');
+    const session = (await sessions.get(rec.session)) ?? {
+      id: rec.session, name: rec.session, createdAt: rec.startedAt, nextSeq: 0,
+    };
+    const stored: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: session.nextSeq };
+    session.nextSeq += 1;
+    await Promise.all([sessions.put(session), tx.objectStore('exchanges').add(stored), tx.done]);
+    return stored;
+  });
+}
+
+/** Writes a whole record as given (imports, relay records, tests). */
+export function putExchange(conn: Connection, rec: StoredExchange): Promise<void> {
+  return write('saving an exchange', async () => {
+    const db = await conn.get();
+    await db.put('exchanges', rec);
+  });
+}
+
+/**
+ * Read-modify-write of one exchange in a single transaction. Resolves to the updated
+ * record, or throws a `not-found` StorageError when the id is unknown.
+ */
+export function updateExchange(
+  conn: Connection,
+  id: string,
+  change: (rec: StoredExchange) => StoredExchange | void,
+): Promise<StoredExchange> {
+  return write('updating an exchange', async () => {
+    const db = await conn.get();
+    const tx = db.transaction('exchanges', 'readwrite');
+    const rec = await tx.store.get(id);
+    if (!rec) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      throw new StorageError('not-found', `No exchange with id ${id} is stored (was the session cleared?).`);
+    }
+    const next = change(rec) ?? rec;
+    await Promise.all([tx.store.put(next), tx.done]);
+    return next;
+  });
+}
+
+export function setResponseHead(conn: Connection, id: string, head: ResponseHead, streaming: boolean): Promise<StoredExchange> {
+  return updateExchange(conn, id, (rec) => {
+    rec.response = { ...head, ...(streaming ? { events: [] } : {}) };
+    rec.state = 'streaming';
+  });
+}
+
+/** Appends events (in arrival order) to an event-stream response. */
+export function appendEvents(conn: Connection, id: string, events: readonly SseEventRecord[]): Promise<StoredExchange> {
+  return updateExchange(conn, id, (rec) => {
+    if (!rec.response) throw new StorageError('unknown', `Exchange ${id} has events but no response head.`);
+    (rec.response.events ??= []).push(...events);
+  });
+}
+
+export function endExchange(conn: Connection, id: string, end: ExchangeEnd): Promise<StoredExchange> {
+  return updateExchange(conn, id, (rec) => {
+    rec.state = end.state;
+    rec.endedAt = end.endedAt;
+    if (end.error !== undefined) rec.error = end.error;
+    if (rec.response) {
+      if (end.body !== undefined) rec.response.body = end.body;
+      if (end.tail !== undefined && end.tail !== '') rec.response.tail = end.tail;
+    }
+  });
+}
+
+export async function getExchange(conn: Connection, id: string): Promise<StoredExchange | undefined> {
+  try {
+    return await (await conn.get()).get('exchanges', id);
+  } catch (err) {
+    throw toStorageError(err, 'reading an exchange');
+  }
+}
+
+/** One page of a session's exchanges in start-time order (ties broken by id). */
+export async function pageExchanges(
+  conn: Connection,
+  session: string,
+  opts: { after?: PageCursor | null; limit?: number } = {},
+): Promise<ExchangePage> {
+  const limit = Math.max(1, opts.limit ?? 200);
+  const after = opts.after ?? null;
+  try {
+    const db = await conn.get();
+    const range = IDBKeyRange.bound([session, after ? after.startedAt : -Infinity], [session, Infinity]);
+    const items: StoredExchange[] = [];
+    let cursor = await db.transaction('exchanges').store.index('by-session-time').openCursor(range);
+    // Equal start times sort by primary key inside the index; skip what the last page had.
+    while (cursor && after && cursor.value.startedAt === after.startedAt && cursor.primaryKey <= after.id) {
+      cursor = await cursor.continue();
+    }
+    while (cursor && items.length < limit) {
+      items.push(cursor.value);
+      cursor = await cursor.continue();
+    }
+    const last = items[items.length - 1];
+    return { items, next: cursor && last ? { startedAt: last.startedAt, id: last.id } : null };
+  } catch (err) {
+    throw toStorageError(err, 'reading a page of exchanges');
+  }
+}
+
+export async function countExchanges(conn: Connection, session: string): Promise<number> {
+  try {
+    const db = await conn.get();
+    return await db.countFromIndex('exchanges', 'by-session-time', IDBKeyRange.bound([session, -Infinity], [session, Infinity]));
+  } catch (err) {
+    throw toStorageError(err, 'counting exchanges');
+  }
+}
+
+/** Deletes every exchange of a session and restarts its numbering. */
+export function clearExchanges(conn: Connection, session: string): Promise<void> {
+  return write('clearing a session', async () => {
+    const db = await conn.get();
+    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    const range = IDBKeyRange.bound([session, -Infinity], [session, Infinity]);
+    let cursor = await tx.objectStore('exchanges').index('by-session-time').openCursor(range);
+    while (cursor) {
+      await cursor.delete();
+      cursor = await cursor.continue();
+    }
+    const s = await tx.objectStore('sessions').get(session);
+    if (s) await tx.objectStore('sessions').put({ ...s, nextSeq: 0 });
+    await tx.done;
+  });
+}

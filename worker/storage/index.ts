@@ -1,0 +1,73 @@
+// The storage module: the only code that touches IndexedDB (and the only importer of
+// `idb`). The service worker, the analysis worker and the page each make one
+// CaptureStore; they share the database, not the object.
+import { Connection } from './connection.js';
+import * as catalog from './catalog.js';
+import * as exchanges from './exchanges.js';
+import type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
+import type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
+import type { SseEventRecord } from '../protocol.js';
+
+export { StorageError, isQuotaError, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
+export { DB_NAME, DB_VERSION } from './schema.js';
+export type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
+export type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
+
+/** Typed access to the capture database. Every method throws only StorageError. */
+export class CaptureStore {
+  readonly #conn: Connection;
+  /** `name` is for tests; everything else uses the default database. */
+  constructor(name?: string) {
+    this.#conn = new Connection(name);
+  }
+
+  // Exchanges: progressive writes, in the order the tap makes them.
+  addExchange(rec: NewExchange): Promise<StoredExchange> { return exchanges.addExchange(this.#conn, rec); }
+  putExchange(rec: StoredExchange): Promise<void> { return exchanges.putExchange(this.#conn, rec); }
+  updateExchange(id: string, change: (rec: StoredExchange) => StoredExchange | void): Promise<StoredExchange> {
+    return exchanges.updateExchange(this.#conn, id, change);
+  }
+  setResponseHead(id: string, head: ResponseHead, streaming: boolean): Promise<StoredExchange> {
+    return exchanges.setResponseHead(this.#conn, id, head, streaming);
+  }
+  appendEvents(id: string, events: readonly SseEventRecord[]): Promise<StoredExchange> {
+    return exchanges.appendEvents(this.#conn, id, events);
+  }
+  endExchange(id: string, end: ExchangeEnd): Promise<StoredExchange> { return exchanges.endExchange(this.#conn, id, end); }
+
+  // Exchanges: reads.
+  getExchange(id: string): Promise<StoredExchange | undefined> { return exchanges.getExchange(this.#conn, id); }
+  pageExchanges(session: string, opts?: { after?: PageCursor | null; limit?: number }): Promise<ExchangePage> {
+    return exchanges.pageExchanges(this.#conn, session, opts);
+  }
+  countExchanges(session: string): Promise<number> { return exchanges.countExchanges(this.#conn, session); }
+  clearExchanges(session: string): Promise<void> { return exchanges.clearExchanges(this.#conn, session); }
+
+  /** Every exchange of a session, a page at a time (for the analysis worker). */
+  async *allExchanges(session: string, pageSize = 500): AsyncGenerator<StoredExchange[]> {
+    let after: PageCursor | null = null;
+    do {
+      const page: ExchangePage = await this.pageExchanges(session, { after, limit: pageSize });
+      if (page.items.length) yield page.items;
+      after = page.next;
+    } while (after);
+  }
+
+  // Sessions.
+  listSessions(): Promise<SessionRecord[]> { return catalog.listSessions(this.#conn); }
+  createSession(name: string): Promise<SessionRecord> { return catalog.createSession(this.#conn, name); }
+  renameSession(id: string, name: string): Promise<void> { return catalog.renameSession(this.#conn, id, name); }
+  currentSession(): Promise<SessionRecord> { return catalog.currentSession(this.#conn); }
+  setCurrentSession(id: string): Promise<void> { return catalog.setSetting(this.#conn, 'captureSession', id); }
+
+  // Watched targets.
+  listTargets(): Promise<TargetRecord[]> { return catalog.listTargets(this.#conn); }
+  addTarget(t: { url: string; viaRelay?: boolean }): Promise<TargetRecord> { return catalog.addTarget(this.#conn, t); }
+  removeTarget(id: string): Promise<void> { return catalog.removeTarget(this.#conn, id); }
+
+  // Settings.
+  getSetting<K extends SettingKey>(key: K): Promise<SettingsMap[K] | undefined> { return catalog.getSetting(this.#conn, key); }
+  setSetting<K extends SettingKey>(key: K, value: SettingsMap[K]): Promise<void> { return catalog.setSetting(this.#conn, key, value); }
+
+  close(): void { this.#conn.close(); }
+}

@@ -1,0 +1,71 @@
+// The IndexedDB schema and its upgrade ladder. Bump DB_VERSION and add one
+// `if (oldVersion < n)` step per change; never edit a step that has shipped, since a
+// browser may hold a database at any earlier version.
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
+import type { ExchangeRecord } from '../protocol.js';
+
+export const DB_NAME = 'mrtr-inspector';
+export const DB_VERSION = 1;
+
+/** A named capture: every exchange the tap records belongs to exactly one. */
+export interface SessionRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+  /** Next `seq` to hand out; bumped in the same transaction that adds an exchange. */
+  nextSeq: number;
+}
+
+/** An MCP endpoint the user watches; the service worker taps requests to it. */
+export interface TargetRecord {
+  id: string;
+  url: string;
+  /** Calls go through the dev server's relay (for servers that send no CORS headers). */
+  viaRelay: boolean;
+  addedAt: number;
+}
+
+/** Known settings and their value types. Unknown keys are refused by the compiler. */
+export interface SettingsMap {
+  /** The session the tap records into. */
+  captureSession: string;
+  /** Keep captures across "clear" (devtools' "preserve log"). */
+  preserveLog: boolean;
+}
+export type SettingKey = keyof SettingsMap;
+
+/** A stored exchange always has a session, so it appears in the session index. */
+export type StoredExchange = ExchangeRecord & { session: string };
+
+export interface MrtrSchema extends DBSchema {
+  exchanges: {
+    key: string;
+    value: StoredExchange;
+    indexes: { 'by-session-time': [string, number]; 'by-time': number };
+  };
+  sessions: { key: string; value: SessionRecord; indexes: { 'by-created': number } };
+  targets: { key: string; value: TargetRecord; indexes: { 'by-url': string } };
+  settings: { key: SettingKey; value: SettingsMap[SettingKey] };
+}
+
+export type MrtrDatabase = IDBPDatabase<MrtrSchema>;
+
+/** Runs every step between the stored version and DB_VERSION, in order. */
+export function upgrade(
+  db: MrtrDatabase,
+  oldVersion: number,
+  _newVersion: number | null,
+  _tx: IDBPTransaction<MrtrSchema, StoreNames<MrtrSchema>[], 'versionchange'>,
+): void {
+  if (oldVersion < 1) {
+    const exchanges = db.createObjectStore('exchanges', { keyPath: 'id' });
+    exchanges.createIndex('by-session-time', ['session', 'startedAt']);
+    exchanges.createIndex('by-time', 'startedAt');
+    const sessions = db.createObjectStore('sessions', { keyPath: 'id' });
+    sessions.createIndex('by-created', 'createdAt');
+    const targets = db.createObjectStore('targets', { keyPath: 'id' });
+    targets.createIndex('by-url', 'url');
+    db.createObjectStore('settings');
+  }
+  // if (oldVersion < 2) { ... }  ← the next change goes here.
+}

@@ -1,0 +1,97 @@
+// Building one Round from a request message and the answer found in the same exchange.
+import type { DecodedExchange, ExchangeRecord, LegacyInteraction, Round, RoundOutcome, RpcMessage } from '../protocol.js';
+import { resultType, sameId } from '../decode/jsonrpc.js';
+import { asObject, own } from '../decode/meta.js';
+
+/** The answer to `request` among the exchange's received messages: index, or -1. */
+export function findAnswer(decoded: DecodedExchange, request: RpcMessage): number {
+  if (request.kind !== 'request') return -1;
+  return decoded.received.findIndex((m) => (m.kind === 'result' || m.kind === 'error') && sameId(m.id, request.id));
+}
+
+function outcomeOf(record: ExchangeRecord, request: RpcMessage, answer: RpcMessage | undefined): RoundOutcome {
+  if (answer) {
+    if (answer.kind === 'error') return 'error';
+    return resultType(answer) === 'input_required' ? 'input_required' : 'complete';
+  }
+  if (record.state === 'pending' || record.state === 'streaming') return 'no-response';
+  const status = record.response?.status ?? 0;
+  if (status >= 400) return 'error';
+  // A notification accepted with 202 has nothing more to say.
+  if (request.kind === 'notification' && status >= 200 && status < 300) return 'complete';
+  return 'no-response';
+}
+
+/** Keys of an object-valued field, own properties only; null when absent or not an object. */
+export function objectKeys(v: unknown): string[] | null {
+  const o = asObject(v);
+  return o ? Object.keys(o) : null;
+}
+
+/** key → method of an `inputRequests` map (method '?' when a value has none). */
+export function inputRequestKinds(v: unknown): Record<string, string> | null {
+  const o = asObject(v);
+  if (!o) return null;
+  const out: Record<string, string> = Object.create(null);
+  for (const k of Object.keys(o)) {
+    const m = own(asObject(o[k]), 'method');
+    out[k] = typeof m === 'string' ? m : '?';
+  }
+  return out;
+}
+
+/** Server-initiated requests that arrived on the exchange's own stream (legacy pattern). */
+function streamInteractions(decoded: DecodedExchange): LegacyInteraction[] {
+  const out: LegacyInteraction[] = [];
+  for (const m of decoded.received) {
+    if (m.kind === 'request' && m.method !== undefined && m.id !== undefined)
+      out.push({ exchange: decoded.seq, stream: m.stream, id: m.id, method: m.method, t: m.t });
+  }
+  return out;
+}
+
+/** A round for `decoded.sent[message]`, not yet linked. */
+export function buildRound(record: ExchangeRecord, decoded: DecodedExchange, message: number): Round {
+  const request = decoded.sent[message];
+  const answerIdx = findAnswer(decoded, request);
+  const answer = answerIdx >= 0 ? decoded.received[answerIdx] : undefined;
+  const params = request.params;
+  const stateSent = own(params, 'requestState');
+  const stateIssued = answer?.result ? own(answer.result, 'requestState') : undefined;
+  const outcome = outcomeOf(record, request, answer);
+  const legacy = decoded.sent.length === 1 ? streamInteractions(decoded) : [];
+  const answeredAt = answer ? answer.t : outcome === 'no-response' ? null : (record.endedAt ?? record.response?.receivedAt ?? null);
+  return {
+    exchange: record.seq,
+    message,
+    requestId: request.id ?? null,
+    answer: answerIdx,
+    outcome,
+    link: null,
+    parent: null,
+    inputRequests: outcome === 'input_required' && answer?.result ? inputRequestKinds(own(answer.result, 'inputRequests')) : null,
+    inputResponses: objectKeys(own(params, 'inputResponses')),
+    stateSent: typeof stateSent === 'string' ? stateSent : null,
+    stateIssued: typeof stateIssued === 'string' ? stateIssued : null,
+    sentAt: request.t,
+    answeredAt,
+    ...(legacy.length > 0 ? { legacy } : {}),
+  };
+}
+
+/** Arguments of a request in a canonical form (sorted keys) for equality checks. */
+export function canonicalArgs(method: string | undefined, params: Record<string, unknown> | undefined): string {
+  if (method !== 'tools/call' && method !== 'prompts/get') return '';
+  return canonicalJson(own(params, 'arguments') ?? null);
+}
+
+/** JSON with object keys sorted, so equal values give equal strings. */
+export function canonicalJson(v: unknown, depth = 0): string {
+  if (depth > 64) return '"…"';
+  if (Array.isArray(v)) return '[' + v.map((x) => canonicalJson(x, depth + 1)).join(',') + ']';
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k], depth + 1)).join(',') + '}';
+  }
+  return JSON.stringify(v) ?? 'null';
+}
