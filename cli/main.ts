@@ -1,12 +1,15 @@
 // `mrtr-inspector`: the Node host of the analysis core. Reads a capture, analyses it with
 // the same modules the web worker uses, prints a report, and exits 0, 1 or 2.
-import { readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { analyze } from '../worker/analysis.js';
 import { importCapture } from '../worker/capture/index.js';
 import { parseKey, type TokenKey } from '../worker/tokens/index.js';
 import { ALL_RULES } from '../worker/lint/rules/index.js';
-import { jsonReport } from '../worker/report/json.js';
+import { jsonReportChunks } from '../worker/report/json.js';
 import { sarifReport } from '../worker/report/sarif.js';
 import { junitReport } from '../worker/report/junit.js';
 import { textReport } from '../worker/report/text.js';
@@ -34,7 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     keys.push(parsed.key);
   }
 
-  let text: string;
+  let text: string | undefined;
   try {
     text = await readFile(cmd.path, 'utf8');
   } catch (err) {
@@ -45,24 +48,52 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 
   const imported = importCapture(text, { allowPartial: cmd.allowPartial });
+  text = undefined; // the file text is not needed past import: let it go before analysis
   if (!imported.ok) {
     process.stderr.write(`mrtr-inspector: ${cmd.path}: ${imported.error.message}${imported.error.where ? ` (at ${imported.error.where})` : ''}\n`);
     return 2;
   }
   for (const s of imported.skipped) process.stderr.write(`mrtr-inspector: skipped ${s.where}: ${s.message}\n`);
 
-  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound });
+  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, releaseBodies: true });
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
-  let out: string;
+  let chunks: Iterable<string>;
   switch (cmd.format) {
-    case 'json': out = JSON.stringify(jsonReport(analysis, input, version()), null, 2) + '\n'; break;
-    case 'sarif': out = JSON.stringify(sarifReport(analysis.findings, ALL_RULES, cmd.path, version()), null, 2) + '\n'; break;
-    case 'junit': out = junitReport(analysis.conversations, analysis.findings, cmd.path); break;
-    case 'text': out = textReport(analysis, input, cmd.output === undefined && (cmd.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR))); break;
+    case 'json': chunks = jsonReportChunks(analysis, input, version()); break;
+    case 'sarif': chunks = [JSON.stringify(sarifReport(analysis.findings, ALL_RULES, cmd.path, version()), null, 2) + '\n']; break;
+    case 'junit': chunks = [junitReport(analysis.conversations, analysis.findings, cmd.path)]; break;
+    case 'text': chunks = [textReport(analysis, input, cmd.output === undefined && (cmd.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)))]; break;
   }
-  if (cmd.output !== undefined) await writeFile(cmd.output, out);
-  else await writeOut(out);
+  try {
+    await writeAll(chunks, cmd.output);
+  } catch (err) {
+    process.stderr.write(`mrtr-inspector: cannot write ${cmd.output ?? 'standard output'}: ${(err as Error).message}\n`);
+    return 2;
+  }
   return analysis.findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+/** Writes the pieces in order with back-pressure, to a file or stdout, and waits for the
+ *  last byte: piped output must never be cut at exit. */
+async function writeAll(chunks: Iterable<string>, path: string | undefined): Promise<void> {
+  const out: Writable = path !== undefined ? createWriteStream(path) : process.stdout;
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  let buffer = '';
+  const flush = async () => {
+    if (!out.write(buffer)) await Promise.race([once(out, 'drain'), failed]);
+    buffer = '';
+  };
+  for (const c of chunks) {
+    buffer += c;
+    if (buffer.length > 1 << 16) await flush();
+  }
+  await flush();
+  if (path !== undefined) {
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+  } else {
+    await Promise.race([new Promise<void>((resolve) => out.write('', () => resolve())), failed]);
+  }
 }
 
 /** Entries in the input file: the highest position seen, counting skipped ones too. */
@@ -70,9 +101,4 @@ function countEntries(exchanges: readonly { seq: number }[], skipped: number): n
   let max = -1;
   for (const e of exchanges) if (e.seq > max) max = e.seq;
   return Math.max(max + 1, exchanges.length + skipped);
-}
-
-/** Writes to stdout and waits for it to drain, so piped output is never cut at exit. */
-function writeOut(s: string): Promise<void> {
-  return new Promise((resolve, reject) => process.stdout.write(s, (err) => (err ? reject(err) : resolve())));
 }

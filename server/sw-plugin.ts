@@ -8,6 +8,7 @@ import { build, type Plugin } from 'vite';
 
 const ENTRY = fileURLToPath(new URL('../web/sw/sw.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FACADE = fileURLToPath(new URL('../worker/facade.ts', import.meta.url));
 export const SW_PATH = '/sw.js';
 
 interface Bundle {
@@ -63,7 +64,13 @@ export function serviceWorkerPlugin(opts: { buildId?: string } = {}): Plugin {
 
   return {
     name: 'mrtr:service-worker',
-    config: () => ({ define: { __MRTR_BUILD_ID__: JSON.stringify(buildId) } }),
+    config: () => ({
+      define: { __MRTR_BUILD_ID__: JSON.stringify(buildId) },
+      // Let the dev dependency scan see the analysis worker too: otherwise its packages are
+      // found on first use and Vite reloads the page mid-session ("optimized dependencies
+      // changed"), which breaks the first capture of a fresh checkout.
+      optimizeDeps: { entries: ['index.html', FACADE] },
+    }),
 
     configureServer(server) {
       server.middlewares.use(async (req, res, next) => {

@@ -131,6 +131,8 @@ export interface DecodedExchange {
   /** Messages from the response (JSON body or event stream), in arrival order. */
   received: RpcMessage[];
   problems: BodyProblem[];
+  /** The response had no body at all (no text, no events, no tail); false when no response. */
+  responseEmpty: boolean;
 }
 
 // ---------------------------------------------------------------------------------

@@ -22,12 +22,13 @@ export function refuse(res: ServerResponse, status: number, error: string): void
 
 // The app's own origin as the browser spells it, from the socket the request came in on.
 export function ownOrigin(req: IncomingMessage): string {
-  return `http://127.0.0.1:${req.socket.localPort}`;
+  const port = req.socket.localPort;
+  return port === 80 ? 'http://127.0.0.1' : `http://127.0.0.1:${port}`;
 }
 
 // The host names a page or client may use to reach us: loopback only, on our own port.
 function allowedHosts(port: number | undefined): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`];
+  return port === 80 ? ['127.0.0.1', 'localhost', '127.0.0.1:80', 'localhost:80'] : [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 
 function isLoopbackAddress(address: string | undefined): boolean {
@@ -50,7 +51,8 @@ export function hostProblem(req: IncomingMessage): string | undefined {
 
 // The page's origins: the same server reached as 127.0.0.1 or localhost.
 function pageOrigins(req: IncomingMessage): string[] {
-  return allowedHosts(req.socket.localPort).map((h) => `http://${h}`);
+  const port = req.socket.localPort;
+  return port === 80 ? ['http://127.0.0.1', 'http://localhost'] : allowedHosts(port).map((h) => `http://${h}`);
 }
 
 // Page-facing calls come only from the inspector page itself. A same-origin GET carries no

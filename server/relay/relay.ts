@@ -58,9 +58,17 @@ export interface Relay {
   close(): Promise<void>;
 }
 
-// The token for external clients: the env override (tests) or 192 random bits.
+// One random token per process: `vite dev` re-imports the config and re-creates the relay
+// when the config changes, and external clients must not lose their URL when it does.
+const TOKEN_KEY = Symbol.for('mrtr-inspector.relay-token');
+function processToken(): string {
+  const slot = globalThis as { [TOKEN_KEY]?: string };
+  return (slot[TOKEN_KEY] ??= randomBytes(24).toString('base64url'));
+}
+
+// The token for external clients: the option, the env override (tests), or 192 random bits.
 function chooseToken(given: string | undefined): string {
-  const token = given ?? process.env.MRTR_RELAY_TOKEN ?? randomBytes(24).toString('base64url');
+  const token = given ?? process.env.MRTR_RELAY_TOKEN ?? processToken();
   if (!/^[A-Za-z0-9_-]{16,}$/.test(token) || token === 'api') {
     throw new Error('MRTR_RELAY_TOKEN must be at least 16 characters of A-Z, a-z, 0-9, "_" or "-".');
   }
@@ -105,7 +113,12 @@ export function createRelay(opts: RelayOptions): Relay {
   // end steps while no page listens; and once an id has a line in the file it keeps
   // getting lines even after a page connects, because the page's backlog import of that
   // older line would otherwise replace the newer record it was pushed (last line wins).
+  //
+  // Cost: each pushed snapshot is the whole record so far, so a page receives O(n²) bytes
+  // for a stream of n events. MCP streams are short; revisit if that stops being true.
+  const active = new Set<ExchangeRecorder>();
   const deliver = (record: ExchangeRecord, stage: RecordStage) => {
+    if (stage === 'end') for (const r of active) if (r.record === record) active.delete(r);
     const pushed = pages.push(record) > 0;
     if (stage === 'event') return;
     if (!pushed || capture.has(record.id)) void capture.append(record);
@@ -130,7 +143,9 @@ export function createRelay(opts: RelayOptions): Relay {
       const socket = req.socket;
       let client = clientIds.get(socket);
       if (!client) clientIds.set(socket, (client = `relay-conn-${++connections}:${socket.remotePort}`));
-      return new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver);
+      const recorder = new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver);
+      active.add(recorder);
+      return recorder;
     },
   };
 
@@ -157,8 +172,6 @@ export function createRelay(opts: RelayOptions): Relay {
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => {
-    const hostIssue = hostProblem(req);
-    if (hostIssue) return refuse(res, 403, hostIssue);
     if (path === '/demo/mcp') {
       const originIssue = foreignOriginProblem(req);
       return originIssue ? refuse(res, 403, originIssue) : demoNode(req, res, query);
@@ -180,6 +193,10 @@ export function createRelay(opts: RelayOptions): Relay {
       } catch {
         return next();
       }
+      // Every request, not only the relay's, must name us: the page and its service worker
+      // are served from here too, and a rebound page must not get them either.
+      const hostIssue = hostProblem(req);
+      if (hostIssue) return refuse(res, 403, hostIssue);
       const path = url.pathname;
       if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) return next();
       route(req, res, path, url.searchParams).catch((err: unknown) => {
@@ -200,6 +217,8 @@ export function createRelay(opts: RelayOptions): Relay {
       ].join('\n');
     },
     async close() {
+      // Shutdown cuts open streams; their end would otherwise race the final flush below.
+      for (const r of [...active]) r.fail('aborted', 'The inspector server shut down while the exchange was open.');
       pages.close();
       await capture.flush();
       await demo?.close();

@@ -15,6 +15,7 @@ export const DEMO_TARGET_ID = 'demo';
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const MAX_TARGETS = 500;
 
+/** A checked target list, or why it was refused. */
 export type TargetListResult = { ok: true; targets: RelayTarget[] } | { ok: false; error: string };
 
 // Checks a posted target list: `[{ id, url }]` or `{ targets: [...] }`; http(s) URLs only,

@@ -65,7 +65,7 @@ export async function generateCapture(path: string, exchanges: number): Promise<
     if (last) {
       result = { resultType: 'complete', content: [{ type: 'text', text: `done ${call.id}` }] };
     } else {
-      call.state = mint({ call: call.id, round: call.round, tool: call.tool }, Math.floor(t / 1000) + 600);
+      call.state = mint({ sub: `user-${call.client}`, call: call.id, round: call.round, tool: call.tool }, Math.floor(t / 1000) + 600);
       result = {
         resultType: 'input_required',
         inputRequests: { [`q${call.round}`]: { method: 'elicitation/create', params: { mode: 'form', message: `Confirm step ${call.round}?`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } } },

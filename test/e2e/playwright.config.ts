@@ -41,6 +41,6 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Keep the relay's capture file and target list away from a developer's own.
-    env: { MRTR_RELAY_JSONL: join(tmpdir(), `mrtr-e2e-${process.pid}`, 'relay-capture.jsonl') },
+    env: { MRTR_RELAY_JSONL: join(tmpdir(), 'mrtr-e2e', 'relay-capture.jsonl') },
   },
 });

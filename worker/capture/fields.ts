@@ -71,6 +71,19 @@ B64['_'.charCodeAt(0)] = 63;
 
 /** Decodes base64 (whitespace and missing padding tolerated) to bytes, or null when it is not base64. */
 export function base64Bytes(text: string): Uint8Array | null {
+  // The native decoder is several times faster on big bodies; it refuses base64url and
+  // some paddings, which the loop below accepts.
+  try {
+    const bin = atob(text);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return base64Loop(text);
+  }
+}
+
+function base64Loop(text: string): Uint8Array | null {
   const out = new Uint8Array(Math.floor((text.length * 3) / 4) + 3);
   let n = 0;
   let acc = 0;

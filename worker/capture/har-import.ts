@@ -151,8 +151,9 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
       const mrtrEvents = mrtr && own(mrtr, 'events');
       const readOwn = mrtrEvents !== undefined && mrtrEvents !== null ? readEvents(mrtrEvents, `${where}._mrtr.events`) : undefined;
       const streamType = isEventStream(headerValue(headers, 'content-type') ?? (content && str(content, 'mimeType')));
-      // Recorders may write an empty `_mrtr.events` beside a JSON body: the body wins then.
-      if (readOwn && !isProblem(readOwn) && (streamType || (readOwn as SseEventRecord[]).length > 0 || text === undefined)) {
+      // Other recorders (the peers' proxy) write an empty `_mrtr.events` beside a JSON body:
+      // the body wins then. Our own exporter's events are always taken as written.
+      if (readOwn && !isProblem(readOwn) && (full || streamType || (readOwn as SseEventRecord[]).length > 0 || text === undefined)) {
         response.events = readOwn as SseEventRecord[];
         const tail = str(mrtr!, 'tail');
         if (tail !== undefined) response.tail = tail;

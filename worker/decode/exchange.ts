@@ -57,5 +57,6 @@ export function decodeExchange(record: ExchangeRecord): DecodedExchange {
       }
     }
   }
-  return { seq, era: eraOf(record, sent), sent, received, problems };
+  const responseEmpty = res !== undefined && (res.body ?? '') === '' && (res.events ?? []).length === 0 && !res.tail;
+  return { seq, era: eraOf(record, sent), sent, received, problems, responseEmpty };
 }

@@ -47,18 +47,43 @@ export function jsonReport(analysis: Analysis, input: ReportInput, version: stri
   return {
     tool: { name: 'mrtr-inspector', version },
     input,
-    conversations: analysis.conversations.map((c) => ({
-      id: c.id,
-      method: c.method,
-      name: c.name,
-      era: c.era,
-      exchanges: c.exchanges,
-      status: c.status,
-      ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
-      rounds: c.rounds.map((r) => jsonRound(r, analysis)),
-    })),
+    conversations: analysis.conversations.map((c) => jsonConversation(c, analysis)),
     findings: analysis.findings,
     summary: summarize(analysis.findings),
+  };
+}
+
+/**
+ * The same document as `jsonReport`, as text pieces, so a large report is written out one
+ * conversation at a time instead of being built whole in memory.
+ */
+export function* jsonReportChunks(analysis: Analysis, input: ReportInput, version: string): Generator<string> {
+  const indent = (v: unknown) => JSON.stringify(v, null, 2).replace(/\n/g, '\n    ');
+  yield `{\n  "tool": ${JSON.stringify({ name: 'mrtr-inspector', version })},\n  "input": ${JSON.stringify(input)},\n  "conversations": [`;
+  let first = true;
+  for (const c of analysis.conversations) {
+    yield (first ? '\n    ' : ',\n    ') + indent(jsonConversation(c, analysis));
+    first = false;
+  }
+  yield first ? '],\n  "findings": [' : '\n  ],\n  "findings": [';
+  first = true;
+  for (const f of analysis.findings) {
+    yield (first ? '\n    ' : ',\n    ') + JSON.stringify(f);
+    first = false;
+  }
+  yield `${first ? '' : '\n  '}],\n  "summary": ${JSON.stringify(summarize(analysis.findings))}\n}\n`;
+}
+
+function jsonConversation(c: Conversation, analysis: Analysis): JsonReport['conversations'][number] {
+  return {
+    id: c.id,
+    method: c.method,
+    name: c.name,
+    era: c.era,
+    exchanges: c.exchanges,
+    status: c.status,
+    ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
+    rounds: c.rounds.map((r) => jsonRound(r, analysis)),
   };
 }
 

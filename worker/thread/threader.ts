@@ -15,7 +15,10 @@ import { buildRound, canonicalArgs, canonicalJson } from './round.js';
 import { LegacyLinker } from './legacy.js';
 
 interface ChainInfo {
+  /** method + name: chains that a retry could continue are looked up by this. */
   key: string;
+  /** The first round's arguments, canonical; computed only when a retry needs it. */
+  args: () => string;
   clientInfo: string | null;
 }
 
@@ -83,15 +86,23 @@ export class Threader {
     return this.issued.get(token) ?? [];
   }
 
+  /** Same arguments and a compatible client as the chain's first round. */
+  private sameCall(c: Conversation, args: () => string, clientInfo: string | null): boolean {
+    const info = this.info.get(c.id);
+    return info !== undefined && info.args() === args() && compatible(info.clientInfo, clientInfo);
+  }
+
   private addRequest(record: ExchangeRecord, decoded: DecodedExchange, index: number, session: string): void {
     const m = decoded.sent[index];
     const round = buildRound(record, decoded, index);
     const method = m.method ?? '?';
     const name = targetName(method, m.params);
-    const args = canonicalArgs(method, m.params);
-    const key = `${method}\u0000${name ?? ''}\u0000${args}`;
+    // Hot path: arguments and clientInfo are put in canonical form lazily, only when a
+    // retry has candidates to compare with (most requests have none).
+    const args = lazy(() => canonicalArgs(method, m.params));
+    const key = `${method}\u0000${name ?? ''}`;
     const ci = requestMeta(m.params).clientInfo;
-    const clientInfo = ci ? canonicalJson(ci) : null;
+    const clientInfo = ci ? JSON.stringify(ci) : null;
 
     const isRetry = MRTR_METHODS.has(method) && m.kind === 'request' && (round.stateSent !== null || round.inputResponses !== null);
     let joined: Conversation | null = null;
@@ -104,7 +115,7 @@ export class Threader {
       const live = origins.filter((o) => o.conversation.method === method && o.conversation.name === name && !endedBefore(o.conversation, round.sentAt));
       const byConv = [...new Map(live.map((o) => [o.conversation.id, o])).values()];
       let pick = byConv;
-      if (pick.length > 1) pick = pick.filter((o) => this.info.get(o.conversation.id)?.key === key && compatible(this.info.get(o.conversation.id)?.clientInfo, clientInfo));
+      if (pick.length > 1) pick = pick.filter((o) => this.sameCall(o.conversation, args, clientInfo));
       if (pick.length === 1) {
         joined = pick[0].conversation;
         round.link = 'state';
@@ -126,7 +137,7 @@ export class Threader {
       for (const c of this.open.get(key) ?? []) {
         const last = lastRound(c);
         if (last.answeredAt === null || last.answeredAt > round.sentAt) continue;
-        if (!compatible(this.info.get(c.id)?.clientInfo, clientInfo)) continue;
+        if (!this.sameCall(c, args, clientInfo)) continue;
         const s = keyScore(round.inputResponses, last.inputRequests);
         if (s > 0) scored.push({ c, s });
       }
@@ -163,7 +174,7 @@ export class Threader {
         status: 'in-progress', rounds: [round], ...(replayOf !== undefined ? { replayOf } : {}),
       };
       this.convs.push(conv);
-      this.info.set(conv.id, { key, clientInfo });
+      this.info.set(conv.id, { key, args, clientInfo });
       this.legacy.track(conv, session);
     }
     const ri = conv.rounds.length - 1;
@@ -182,8 +193,20 @@ export class Threader {
   }
 }
 
+/** clientInfo values agree, or one side did not say. JSON text first (the same client
+ *  re-sends the same object), canonical form only when the texts differ. */
 function compatible(a: string | null | undefined, b: string | null): boolean {
-  return a == null || b === null || a === b;
+  if (a == null || b === null || a === b) return true;
+  try {
+    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
+  } catch {
+    return false;
+  }
+}
+
+function lazy(f: () => string): () => string {
+  let v: string | undefined;
+  return () => (v ??= f());
 }
 
 function statusOf(c: Conversation, final: boolean, states?: ReadonlyMap<number, ExchangeRecord['state']>): ConversationStatus {

@@ -18,8 +18,15 @@ function inspectSdk(token: string, dot: number): Decoded | null {
   // The SDK splits at the *last* dot and MACs "v1." + everything before it.
   if (dot <= 3) return null;
   const envelope = b64JsonObject(token, 3, dot);
-  if (envelope === null || !(Object.hasOwn(envelope, 'exp') || Object.hasOwn(envelope, 'p'))) return null;
   const mac = decodeBase64(token, 'url', dot + 1);
+  if (envelope === null && mac !== null && mac.length === HMAC_SHA256_BYTES) {
+    // The SDK shape with a body that no longer decodes: typically a tampered token. Keep
+    // the format (and the MAC, so a key reports it as failing) rather than call it opaque.
+    const reading = makeReading('sdk-hmac-v1', true, null, readClaims([]), {});
+    addNote(reading, 'the body does not decode as the SDK envelope: tampered, truncated or not an SDK token');
+    return { reading, material: { kind: 'hmac-sha256', signingInput: token.slice(0, dot), mac } };
+  }
+  if (envelope === null || !(Object.hasOwn(envelope, 'exp') || Object.hasOwn(envelope, 'p'))) return null;
   const p = Object.hasOwn(envelope, 'p') ? envelope.p : null;
   const b = Object.hasOwn(envelope, 'b') ? envelope.b : undefined;
   const bindTag = typeof b === 'string' ? b : undefined;

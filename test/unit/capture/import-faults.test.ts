@@ -96,7 +96,7 @@ describe('importing damaged and hostile captures', () => {
   it('reports JSON nested deeper than the engine can parse as an error with where', () => {
     const deep = '{"log":{"entries":[' + '['.repeat(5000) + ']'.repeat(5000) + ']}}';
     const parse = JSON.parse;
-    vi.spyOn(JSON, 'parse').mockImplementation((t: string, r?: never) => {
+    vi.spyOn(JSON, 'parse').mockImplementation((t: string, r?: (this: unknown, key: string, value: unknown) => unknown) => {
       if (t.length > 9000) throw new RangeError('Maximum call stack size exceeded');
       return parse(t, r);
     });

@@ -113,3 +113,50 @@ describe('importing HAR from each producer', () => {
     }
   });
 });
+
+describe('importing HAR written by other recorders with a partial _mrtr', () => {
+  it('keeps the JSON body beside an empty _mrtr.events and takes recorded event times for streams', () => {
+    const har = JSON.parse(fixture('firefox.har'));
+    const [first, retry] = har.log.entries;
+    first._mrtr = { source: 'import', client: '127.0.0.1:50123', events: [] };
+    const t0 = Date.parse(retry.startedDateTime);
+    retry._mrtr = { source: 'import', client: '127.0.0.1:50123', events: [
+      { t: t0 + 50, event: 'message', data: bodies.ev1 }, { t: t0 + 990, event: 'message', data: bodies.ev2 }] };
+    const out = importCapture(JSON.stringify(har));
+    if (!out.ok) throw new Error(out.error.message);
+    const [a, b] = out.exchanges;
+    expect(a.response?.body).toBe(bodies.res1);
+    expect(a.response?.events).toBeUndefined();
+    expect(a.client).toBe('127.0.0.1:50123');
+    expect(a.state).toBe('complete');
+    expect(b.response?.events?.map((e) => e.t)).toEqual([t0 + 50, t0 + 990]);
+    expect(b.id).toBe('x-1');
+  });
+});
+
+describe('base64 response content', () => {
+  const entry = (text: string, mimeType: string) => JSON.stringify({ log: { entries: [{
+    startedDateTime: '2026-08-01T00:00:00Z', time: 5, request: { method: 'POST', url: 'http://h/mcp', headers: [] },
+    response: { status: 200, headers: [], content: { mimeType, text, encoding: 'base64' } } }] } });
+  const b64 = (s: string) => btoa(String.fromCharCode(...new TextEncoder().encode(s)));
+
+  it('decodes base64 event-stream content as UTF-8 and parses it into events', () => {
+    const out = importCapture(entry(b64(bodies.sse), 'text/event-stream'));
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.exchanges[0].response?.events?.map((e) => e.data)).toEqual([bodies.ev1, bodies.ev2]);
+    expect(out.exchanges[0].response?.events?.[1].data).toContain('22°C');
+  });
+
+  it('turns invalid UTF-8 into U+FFFD and accepts base64url', () => {
+    const out = importCapture(entry('_-9hYg', 'application/octet-stream'));
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.exchanges[0].response?.body).toBe('\uFFFD\uFFFDab');
+  });
+
+  it('imports undecodable base64 as an absent body and says so in a note', () => {
+    const out = importCapture(entry('not base64 at all!', 'application/json'));
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.exchanges[0].response?.body).toBeUndefined();
+    expect(out.notes[0]).toMatch(/base64.*log\.entries\[0\]\.response\.content/);
+  });
+});

@@ -40,6 +40,11 @@ describe('rule catalogue', () => {
     }
   });
 
+  it('ships every tier-2 rule too (54 in all)', () => {
+    expect(rows).toHaveLength(54);
+    expect(ALL_RULES.map((r) => r.id).sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
   it('lists tier 1 before tier 2', () => {
     const tiers = ALL_RULES.map((r) => r.tier);
     expect([...tiers].sort()).toEqual(tiers);

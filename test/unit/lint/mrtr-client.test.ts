@@ -102,7 +102,11 @@ describe('mrtr/state-cross-request', () => {
     const r1 = b.call('tools/call', book).inputRequired({ c: confirm() }, 'tok-book');
     b.call('tools/call', { name: 'cancel', arguments: {} }).complete();
     b.retry(r1, { c: reply.accept({ ok: true }) }).complete();
-    expectNone(await run(b.build()), 'mrtr/state-cross-request');
+    // A replay of the same call with the same token is state/replayed's business, not this rule's.
+    b.wait(60_000).retry(r1, { c: reply.accept({ ok: true }) }).complete();
+    const a = await run(b.build());
+    expectNone(a, 'mrtr/state-cross-request');
+    expect(findings(a, 'state/replayed')).toHaveLength(1);
   });
 });
 

@@ -158,26 +158,33 @@ describe('mrtr/expired-state-accepted', () => {
 });
 
 describe('mrtr/invalid-state-accepted', () => {
-  it('fires when a token that fails verification with the configured key is accepted', async () => {
+  /** A chain whose server signs with `serverKey`; the retry echoes `edit(token)`. */
+  function chain(serverKey: string, edit: (t: string) => string, reject: boolean) {
     const b = capture();
-    const r1 = b.call('tools/call', book).inputRequired({ a: ask.roots() }, sdkToken(OTHER_KEY, { s: 1 }, unix(b.now) + 600, 'x'));
-    b.retry(r1, { a: reply.roots('file:///x') }).complete();
-    const a = await run(b.build(), { keys: [KEY] });
+    const token = sdkToken(serverKey, { s: 1 }, unix(b.now) + 600, 'x');
+    const r1 = b.call('tools/call', book).inputRequired({ a: ask.roots() }, token);
+    const r2 = b.retry(r1, { a: reply.roots('file:///x') }).state(edit(token));
+    if (reject) r2.error(-32602, 'Invalid or expired requestState');
+    return b.build();
+  }
+  // Flip one character of the MAC (not the last: its low bits are padding).
+  const tamper = (t: string) => t.slice(0, -2) + (t.at(-2) === 'A' ? 'B' : 'A') + t.slice(-1);
+  const same = (t: string) => t;
+
+  it('fires when the server accepts a tampered token that fails verification', async () => {
+    const a = await run(chain(KEY, tamper, false), { keys: [KEY] });
     const f = expectOne(a, 'mrtr/invalid-state-accepted', { exchange: 1, severity: 'error', conversation: conversationOf(a, 0, 1) });
     expect(f.message).not.toContain(KEY);
   });
 
-  it('stays silent without keys, with the right key, or when the server rejects it', async () => {
-    const make = (key: string, reject: boolean) => {
-      const b = capture();
-      const r1 = b.call('tools/call', book).inputRequired({ a: ask.roots() }, sdkToken(key, { s: 1 }, unix(b.now) + 600, 'x'));
-      const r2 = b.retry(r1, { a: reply.roots('file:///x') });
-      if (reject) r2.error(-32602, 'Invalid or expired requestState');
-      return b.build();
-    };
-    expectNone(await run(make(OTHER_KEY, false)), 'mrtr/invalid-state-accepted');
-    expectNone(await run(make(KEY, false), { keys: [KEY] }), 'mrtr/invalid-state-accepted');
-    expectNone(await run(make(OTHER_KEY, true), { keys: [KEY] }), 'mrtr/invalid-state-accepted');
+  it('stays silent without keys, when the server rejects it, and for its own tokens under a wrong key', async () => {
+    expectNone(await run(chain(KEY, tamper, false)), 'mrtr/invalid-state-accepted');
+    expectNone(await run(chain(KEY, tamper, true), { keys: [KEY] }), 'mrtr/invalid-state-accepted');
+    expectNone(await run(chain(KEY, same, false), { keys: [KEY] }), 'mrtr/invalid-state-accepted');
+    // The server's own token fails under the configured key: a key problem, reported by state/signature-invalid.
+    const a = await run(chain(OTHER_KEY, same, false), { keys: [KEY] });
+    expectNone(a, 'mrtr/invalid-state-accepted');
+    expect(a.findings.filter((f) => f.rule === 'state/signature-invalid')).toHaveLength(1);
   });
 });
 

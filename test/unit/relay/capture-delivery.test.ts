@@ -41,6 +41,22 @@ describe('where relay captures go', () => {
     expect((await send(second.port, { method: 'POST', path: `/relay/${TOKEN}/local`, body: '{}' })).status).toBe(200);
   });
 
+  it('tells the page its relay URLs and capture path, and refuses a cross-site request for them', async () => {
+    const h = await startRelay();
+    cleanup.push(() => h.close());
+    const info = await send(h.port, { path: '/relay/api/info', headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(info.json()).toEqual({
+      version: 1,
+      relayUrl: `${h.origin}/relay/${TOKEN}/<target>`,
+      demoUrl: `${h.origin}/demo/mcp`,
+      jsonlPath: h.jsonl,
+      targets: [{ id: 'demo', url: `${h.origin}/demo/mcp`, builtin: true, relayUrl: `${h.origin}/relay/${TOKEN}/demo` }],
+    });
+    const crossSite = await send(h.port, { path: '/relay/api/info', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.text).not.toContain(TOKEN);
+  });
+
   it('with no page open, appends records to the JSONL file; backlog returns them once, then the file is empty', async () => {
     const upstream = await jsonTarget();
     const h = await startRelay();
@@ -55,9 +71,10 @@ describe('where relay captures go', () => {
     const { header, records } = parseJsonl(backlog.text);
     expect(header).toMatchObject({ kind: 'mrtr-inspector-capture', version: 1, createdAt: expect.any(String) });
     expect(records.map((r) => [r.seq, r.state, r.request.body])).toEqual([[0, 'complete', '{"n":0}'], [1, 'complete', '{"n":1}'], [2, 'complete', '{"n":2}']]);
-    expect((await stat(h.jsonl)).size).toBe(0);
+    // A second drain queues behind the first one's truncation, so it finds nothing.
     const again = await send(h.port, { path: '/relay/api/backlog', headers: { 'sec-fetch-site': 'same-origin' } });
     expect(again.text).toBe('');
+    expect((await stat(h.jsonl)).size).toBe(0);
   });
 
   it('with a page open, pushes each record over /relay/api/events and writes nothing to the file', async () => {

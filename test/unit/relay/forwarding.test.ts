@@ -102,6 +102,23 @@ describe('relay forwarding', () => {
     expect(rec.response?.events).toHaveLength(1);
   });
 
+  it('an upstream that dies mid-event cuts the client too, and the record keeps the unterminated tail', async () => {
+    const [h] = await setup((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\ndata: {"partial"');
+      setTimeout(() => res.destroy(), 50);
+    });
+    const reader = await openEvents(h.port, { method: 'POST', path: '/relay/test-token-0123456789abcdef/sse', body: '{}' });
+    expect(await reader.next()).toBe('{"n":1}');
+    await eventually(async () => parseJsonl(await readFile(h.jsonl, 'utf8').catch(() => '')).records[0]?.state === 'failed');
+    const [rec] = parseJsonl(await readFile(h.jsonl, 'utf8')).records;
+    expect(rec.error).toMatch(/upstream response broke off/);
+    expect(rec.response?.events?.map((e) => e.data)).toEqual(['{"n":1}']);
+    expect(rec.response?.tail).toBe('data: {"partial"');
+    reader.close();
+  });
+
   it('forwards method, query, body and headers, minus hop-by-hop ones, Host and Origin', async () => {
     let seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string } | undefined;
     const [h, upstream] = await setup((req, res) => {

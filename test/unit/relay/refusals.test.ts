@@ -57,8 +57,9 @@ describe('relay refusals', () => {
     expect(r.text).not.toContain(wrong);
   });
 
-  it('refuses a non-loopback Host (DNS rebinding) on every relay path with 403', async () => {
-    const paths = ['/relay/api/targets', `/relay/${TOKEN}/demo`, '/demo/mcp', '/relay/api/events'];
+  it('refuses a non-loopback Host (DNS rebinding) on every path with 403', async () => {
+    // The app's own pages and assets too (here `/` and `/sw.js`), not only the relay's paths.
+    const paths = ['/relay/api/targets', `/relay/${TOKEN}/demo`, '/demo/mcp', '/relay/api/events', '/', '/sw.js'];
     for (const path of paths) {
       const r = await send(h.port, { path, headers: { host: `evil.example:${h.port}`, origin: h.origin } });
       expectRefusal(r, 403, /Host "evil\.example:\d+" is not this inspector.*DNS rebinding/);

@@ -11,8 +11,10 @@ import { createDemoHandler } from '../../../server/demo/handler.js';
 import { createRelay, type Relay, type RelayOptions } from '../../../server/relay/relay.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 
+// The relay token every test uses (long enough to pass the relay's own check).
 export const TOKEN = 'test-token-0123456789abcdef';
 
+// A relay listening on a random loopback port, with its capture dir and a relay-URL maker.
 export interface RelayHarness {
   port: number;
   origin: string;
@@ -53,6 +55,7 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
   };
 }
 
+// A response read whole.
 export interface RawResponse {
   status: number;
   headers: IncomingMessage['headers'];
@@ -77,6 +80,7 @@ export function send(port: number, opts: { method?: string; path: string; header
   });
 }
 
+// An open event stream, read event by event.
 export interface EventReader {
   status: number;
   headers: IncomingMessage['headers'];

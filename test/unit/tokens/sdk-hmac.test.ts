@@ -127,4 +127,17 @@ describe('sdk-hmac-v1 (createRequestStateCodec)', () => {
     expect(r.format).toBe('opaque');
     expect(r.note).toMatch(/^opaque handle: .*starts like an SDK v1 token/);
   });
+
+  it('keeps a tampered SDK token whose body no longer decodes as sdk-hmac-v1, failing with a key', async () => {
+    const token = await codec.mint({ step: 1, answers: ['a long enough payload to flip inside'] });
+    const dot = token.lastIndexOf('.');
+    // Replace a run of body characters so the base64 no longer decodes to the JSON envelope.
+    const tampered = token.slice(0, 8) + '!!!!' + token.slice(12, dot) + token.slice(dot);
+    const seen = inspectToken(tampered);
+    expect(seen.format).toBe('sdk-hmac-v1');
+    expect(seen.payload).toBeNull();
+    expect(seen.note).toMatch(/tampered/);
+    const r = await readToken(tampered, [RIGHT]);
+    expect(r.verified).toBe(false);
+  });
 });

@@ -41,6 +41,20 @@ import { elicitContentSchema } from './elicit/content-schema.js';
 import { samplingRequestShape } from './sampling/request-shape.js';
 import { samplingResultShape } from './sampling/result-shape.js';
 import { rootsResultShape } from './roots/result-shape.js';
+import { eventsAfterInputRequired } from './mrtr/events-after-input-required.js';
+import { finalResultDegraded } from './mrtr/final-result-degraded.js';
+import { stateOnlyHotLoop } from './mrtr/state-only-hot-loop.js';
+import { capabilityDropped } from './mrtr/capability-dropped.js';
+import { stateNoPrincipalBinding } from './state/no-principal-binding.js';
+import { stateReplayed } from './state/replayed.js';
+import { resultTypeInInputResponse } from './result/type-in-input-response.js';
+import { metaCapabilityErrorShape } from './meta/capability-error-shape.js';
+import { metaRemovedMethod } from './meta/removed-method.js';
+import { metaLegacyErrorCode } from './meta/legacy-error-code.js';
+import { httpSessionId } from './http/session-id.js';
+import { elicitSecretField } from './elicit/secret-field.js';
+import { legacySessionHeaderMissing } from './legacy/session-header-missing.js';
+import { legacyResponseNot202 } from './legacy/response-not-202.js';
 
 /** Tier 1 (the first release). */
 export const TIER1_RULES: readonly Rule[] = [
@@ -58,8 +72,13 @@ export const TIER1_RULES: readonly Rule[] = [
   samplingRequestShape, samplingResultShape, rootsResultShape,
 ];
 
-/** Tier 2 rules shipped so far. */
-export const TIER2_RULES: readonly Rule[] = [];
+/** Tier 2. */
+export const TIER2_RULES: readonly Rule[] = [
+  finalResultDegraded, eventsAfterInputRequired, stateOnlyHotLoop, capabilityDropped,
+  stateNoPrincipalBinding, stateReplayed, resultTypeInInputResponse,
+  metaCapabilityErrorShape, metaRemovedMethod, metaLegacyErrorCode, httpSessionId,
+  elicitSecretField, legacySessionHeaderMissing, legacyResponseNot202,
+];
 
 /** Every rule the engine runs, tier 1 first. */
 export const ALL_RULES: readonly Rule[] = [...TIER1_RULES, ...TIER2_RULES];

@@ -78,6 +78,8 @@ export interface RetryPair {
   round: Round;
   /** Index of `round` in the conversation. */
   index: number;
+  /** Index of `prev` in the conversation. */
+  prevIndex: number;
 }
 
 /**
@@ -89,10 +91,13 @@ export interface RetryPair {
 export function retryPairs(c: Conversation): RetryPair[] {
   const out: RetryPair[] = [];
   for (let i = 1; i < c.rounds.length; i++) {
-    const prev = c.rounds[i - 1];
     const round = c.rounds[i];
+    // A round continues its parent (the round whose token it echoed), which is the one
+    // before it except where a re-used token or a fork branched the chain.
+    const prevIndex = round.parent ?? i - 1;
+    const prev = c.rounds[prevIndex];
     if (round.link === 'ambiguous' || prev.outcome !== 'input_required') continue;
-    out.push({ prev, round, index: i });
+    out.push({ prev, prevIndex, round, index: i });
   }
   return out;
 }

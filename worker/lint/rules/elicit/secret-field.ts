@@ -8,7 +8,7 @@ import { embeddedRequests, show } from '../support.js';
 const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'cvv', 'cvc', 'ssn', 'pin', 'iban', 'otp']);
 const SECRET_PAIRS = new Set(['api key', 'access key', 'private key', 'card number', 'credit card', 'security code']);
 
-export function looksSecret(name: string): boolean {
+function looksSecret(name: string): boolean {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   if (words.some((w) => SECRET_WORDS.has(w))) return true;
   for (let i = 0; i + 1 < words.length; i++) if (SECRET_PAIRS.has(`${words[i]} ${words[i + 1]}`)) return true;

@@ -23,8 +23,7 @@ export const httpContentType: ExchangeRule = {
     const raw = header(res.headers, 'Content-Type');
     const type = mediaType(raw);
     if (type === 'application/json' || type === 'text/event-stream') return;
-    const empty = (res.body ?? '') === '' && (res.events ?? []).length === 0 && !res.tail;
-    if (raw === undefined && empty) return;
+    if (raw === undefined && d.responseEmpty) return;
     report({
       exchange: d.seq,
       message: `request was answered HTTP ${res.status} with ${raw === undefined ? 'no Content-Type' : `Content-Type ${show(raw)}`}; answer requests with application/json or text/event-stream`,

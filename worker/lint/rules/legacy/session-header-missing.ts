@@ -2,19 +2,37 @@
 import type { ExchangeRecord } from '../../../protocol.js';
 import type { ExchangeRule, LintContext } from '../../rule.js';
 import { header } from '../../../decode/headers.js';
-import { MODERN, show } from '../support.js';
+import { MODERN } from '../support.js';
 
-// Sessions seen so far per context, keyed by endpoint URL + client. Hazard: this relies on
-// the engine calling exchange rules in capture order (engine.ts iterates exchangeSeqs in
-// order); an `initialize` starts over, since after a 404 the client must re-initialize
-// without the header (L-tx:213-215).
-const sessions = new WeakMap<LintContext, Map<string, string>>();
+// Per context: endpoint (client + URL) → every `initialize` exchange, ascending, with the
+// session id its response minted (or null). Built from the conversations, not from the
+// order the engine happens to call check() in, so a partial re-lint sees the same thing.
+const index = new WeakMap<LintContext, Map<string, { seq: number; minted: boolean }[]>>();
 
 function endpoint(record: ExchangeRecord): string {
   return `${record.client ?? ''} ${record.request.url}`;
 }
 
-/** L-tx:206-208. */
+function initializes(ctx: LintContext): Map<string, { seq: number; minted: boolean }[]> {
+  let map = index.get(ctx);
+  if (map) return map;
+  map = new Map();
+  for (const c of ctx.conversations) {
+    if (c.method !== 'initialize') continue;
+    for (const r of c.rounds) {
+      const record = ctx.record(r.exchange);
+      const list = map.get(endpoint(record)) ?? [];
+      list.push({ seq: r.exchange, minted: record.response ? header(record.response.headers, 'Mcp-Session-Id') !== undefined : false });
+      map.set(endpoint(record), list);
+    }
+  }
+  for (const list of map.values()) list.sort((a, b) => a.seq - b.seq);
+  index.set(ctx, map);
+  return map;
+}
+
+/** L-tx:206-208. The latest `initialize` before a request decides: after a 404 the client
+ *  re-initializes without the header (L-tx:213-215), which starts over. */
 export const legacySessionHeaderMissing: ExchangeRule = {
   id: 'legacy/session-header-missing',
   tier: 2,
@@ -23,20 +41,15 @@ export const legacySessionHeaderMissing: ExchangeRule = {
   title: 'after a session id was issued, a later request omits it',
   scope: 'exchange',
   check(d, record, ctx, report) {
-    let map = sessions.get(ctx);
-    if (!map) sessions.set(ctx, (map = new Map()));
-    if (d.era === MODERN) return;
-    const key = endpoint(record);
-    const initialize = d.sent.some((m) => m.method === 'initialize');
-    const issued = map.get(key);
-    if (initialize) map.delete(key);
-    else if (issued !== undefined && header(record.request.headers, 'Mcp-Session-Id') === undefined) {
-      report({
-        exchange: d.seq,
-        message: `${record.request.method} without an Mcp-Session-Id header after the server issued session ${show(issued.slice(0, 12))}; send the session id on every request until the session ends`,
-      });
-    }
-    const minted = record.response ? header(record.response.headers, 'Mcp-Session-Id') : undefined;
-    if (minted !== undefined && initialize) map.set(key, minted);
+    if (d.era === MODERN || d.sent.some((m) => m.method === 'initialize')) return;
+    if (header(record.request.headers, 'Mcp-Session-Id') !== undefined) return;
+    const list = initializes(ctx).get(endpoint(record)) ?? [];
+    let last: { seq: number; minted: boolean } | undefined;
+    for (const i of list) if (i.seq < d.seq) last = i;
+    if (!last?.minted) return;
+    report({
+      exchange: d.seq,
+      message: `${record.request.method} without an Mcp-Session-Id header after the server issued a session id in exchange ${last.seq}; send the session id on every request until the session ends (or re-initialize after a 404)`,
+    });
   },
 };

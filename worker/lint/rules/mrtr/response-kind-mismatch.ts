@@ -23,7 +23,7 @@ export const responseKindMismatch: ConversationRule = {
   title: 'inputResponses value is not the result type of its request',
   scope: 'conversation',
   check(c, ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       if (!prev.inputRequests) continue;
       const responses = asObject(own(ctx.request(round)?.params, 'inputResponses'));
       if (!responses) continue;
@@ -39,7 +39,7 @@ export const responseKindMismatch: ConversationRule = {
           : `what looks like ${EXPECTED[kind]}`;
         report({
           exchange: round.exchange,
-          message: `retry (id ${show(round.requestId)}) answered inputRequests[${show(key)}] (${method}, ${roundLabel(index - 1)}) with ${seen}; expected ${EXPECTED[want]}, sent bare`,
+          message: `retry (id ${show(round.requestId)}) answered inputRequests[${show(key)}] (${method}, ${roundLabel(prevIndex)}) with ${seen}; expected ${EXPECTED[want]}, sent bare`,
         });
       }
     }

@@ -17,7 +17,7 @@ export const responseMissing: ConversationRule = {
   title: 'retry lacks an inputResponses entry for a requested key',
   scope: 'conversation',
   check(c, _ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       if (!prev.inputRequests) continue;
       const sent = new Set(round.inputResponses ?? []);
       const missing = Object.keys(prev.inputRequests).filter((k) => !sent.has(k));
@@ -28,8 +28,8 @@ export const responseMissing: ConversationRule = {
         exchange: round.exchange,
         severity: ends ? 'warning' : 'error',
         message: ends
-          ? `retry (id ${show(round.requestId)}) gave no inputResponses for ${list} asked in ${roundLabel(index - 1)} and the chain then ended; if the client meant to decline, say so (elicitation: action "decline") so the server knows`
-          : `retry (id ${show(round.requestId)}) lacks inputResponses for ${list} asked in ${roundLabel(index - 1)}; clients must answer every key of inputRequests before retrying`,
+          ? `retry (id ${show(round.requestId)}) gave no inputResponses for ${list} asked in ${roundLabel(prevIndex)} and the chain then ended; if the client meant to decline, say so (elicitation: action "decline") so the server knows`
+          : `retry (id ${show(round.requestId)}) lacks inputResponses for ${list} asked in ${roundLabel(prevIndex)}; clients must answer every key of inputRequests before retrying`,
       });
     }
   },

@@ -11,14 +11,14 @@ export const responseUnrequested: ConversationRule = {
   title: 'inputResponses has keys the previous round never asked for',
   scope: 'conversation',
   check(c, _ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       const asked = prev.inputRequests ?? {};
       const extra = (round.inputResponses ?? []).filter((k) => !Object.prototype.hasOwnProperty.call(asked, k));
       if (extra.length === 0) continue;
       const askedKeys = Object.keys(asked);
       report({
         exchange: round.exchange,
-        message: `retry (id ${show(round.requestId)}) sent inputResponses ${extra.map(show).join(', ')} that ${roundLabel(index - 1)} never asked for (it asked for ${askedKeys.length > 0 ? askedKeys.map(show).join(', ') : 'nothing'}); servers ignore them, so check the client's key bookkeeping`,
+        message: `retry (id ${show(round.requestId)}) sent inputResponses ${extra.map(show).join(', ')} that ${roundLabel(prevIndex)} never asked for (it asked for ${askedKeys.length > 0 ? askedKeys.map(show).join(', ') : 'nothing'}); servers ignore them, so check the client's key bookkeeping`,
       });
     }
   },

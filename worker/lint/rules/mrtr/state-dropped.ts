@@ -11,11 +11,11 @@ export const stateDropped: ConversationRule = {
   title: 'retry omits the requestState the previous round issued',
   scope: 'conversation',
   check(c, _ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       if (prev.stateIssued === null || round.stateSent !== null) continue;
       report({
         exchange: round.exchange,
-        message: `retry (id ${show(round.requestId)}) carries no requestState, but ${roundLabel(index - 1)} issued one; clients must echo the exact requestState on the retry`,
+        message: `retry (id ${show(round.requestId)}) carries no requestState, but ${roundLabel(prevIndex)} issued one; clients must echo the exact requestState on the retry`,
       });
     }
   },

@@ -11,11 +11,11 @@ export const stateInvented: ConversationRule = {
   title: 'retry carries requestState although none was issued',
   scope: 'conversation',
   check(c, _ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       if (prev.stateIssued !== null || round.stateSent === null) continue;
       report({
         exchange: round.exchange,
-        message: `retry (id ${show(round.requestId)}) sent requestState ${show(round.stateSent)} but the input_required answer in ${roundLabel(index - 1)} issued none; omit requestState when the server did not send one`,
+        message: `retry (id ${show(round.requestId)}) sent requestState ${show(round.stateSent)} but the input_required answer in ${roundLabel(prevIndex)} issued none; omit requestState when the server did not send one`,
       });
     }
   },

@@ -11,12 +11,12 @@ export const stateModified: ConversationRule = {
   title: 'retry requestState differs from the one issued',
   scope: 'conversation',
   check(c, ctx, report) {
-    for (const { prev, round, index } of retryPairs(c)) {
+    for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       if (prev.stateIssued === null || round.stateSent === null || round.stateSent === prev.stateIssued) continue;
       const at = firstDiffByte(prev.stateIssued, round.stateSent);
       report({
         exchange: round.exchange,
-        message: `retry (id ${show(round.requestId)}) sent a requestState that differs from the one issued in ${roundLabel(index - 1)} at byte ${at}; clients must echo it byte-for-byte`,
+        message: `retry (id ${show(round.requestId)}) sent a requestState that differs from the one issued in ${roundLabel(prevIndex)} at byte ${at}; clients must echo it byte-for-byte`,
       });
     }
   },

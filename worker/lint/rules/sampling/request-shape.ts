@@ -20,7 +20,7 @@ export const samplingRequestShape: ExchangeRule = {
       if (missing.length === 0) continue;
       report({
         exchange: d.seq,
-        message: `sampling inputRequests[${show(key)}] lacks ${missing.join(' and ')}; CreateMessageRequest params require both`,
+        message: `sampling inputRequests[${show(key)}] lacks ${missing.join(' and ')}; CreateMessageRequest params require messages and maxTokens`,
       });
     }
   },
