@@ -27,6 +27,7 @@ export interface AnalyzeOptions {
 }
 
 export interface Analysis {
+  /** The records analysed: the input, less the earlier copies of a repeated seq. */
   records: readonly ExchangeRecord[];
   /** Decoded exchanges, in the same order as `records`. */
   decoded: DecodedExchange[];
@@ -37,7 +38,8 @@ export interface Analysis {
 }
 
 /** Analyses a capture. Never throws on hostile data; bad bodies become problems/findings. */
-export async function analyze(records: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
+export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
+  const records = lastOfEachSeq(input);
   const decoded = records.map((r) => {
     const d = decodeExchange(r);
     if (opts.releaseBodies) releaseBodies(r);
@@ -60,6 +62,18 @@ export async function analyze(records: readonly ExchangeRecord[], opts: AnalyzeO
   const ctx = lintContext(bySeq, conversations, tokens, options, (t) => threader.origins(t));
   const findings = runRules(opts.rules ?? ALL_RULES, ctx, records.map((r) => r.seq));
   return { records, decoded, conversations, tokens, findings };
+}
+
+/**
+ * Hazard: one exchange can arrive twice (a live record re-sent as it progresses, a merged
+ * capture), sharing a seq with its earlier copy. Threading both would give two
+ * conversations the same id and claim one request twice, so the last copy of a seq wins,
+ * as a JSONL line re-written for an id does. Order is kept; no copy when there are no repeats.
+ */
+function lastOfEachSeq(records: readonly ExchangeRecord[]): readonly ExchangeRecord[] {
+  const last = new Map<number, number>();
+  records.forEach((r, i) => last.set(r.seq, i));
+  return last.size === records.length ? records : records.filter((r, i) => last.get(r.seq) === i);
 }
 
 function releaseBodies(r: ExchangeRecord): void {
@@ -102,9 +116,12 @@ function lintContext(
     else convsOf.set(seq, [c]);
   }
   const toolLists = collectToolLists(conversations, bySeq);
+  // Hot path (rules call it millions of times on big captures): a dense array by seq.
+  const dense: ({ record: ExchangeRecord; decoded: DecodedExchange } | undefined)[] = [];
+  for (const [seq, e] of bySeq) dense[seq] = e;
   const get = (seq: number) => {
-    const e = bySeq.get(seq);
-    if (!e) throw new Error(`no exchange with seq ${seq}`);
+    const e = dense[seq];
+    if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
     return e;
   };
   return {

@@ -19,7 +19,13 @@ interface ChainInfo {
   key: string;
   /** The first round's arguments, canonical; computed only when a retry needs it. */
   args: () => string;
-  clientInfo: string | null;
+  clientInfo: ClientInfo;
+}
+
+/** clientInfo as sent (JSON text) and, computed on first need, in canonical form. */
+interface ClientInfo {
+  raw: string | null;
+  canonical: () => string | null;
 }
 
 interface StateOrigin {
@@ -87,7 +93,7 @@ export class Threader {
   }
 
   /** Same arguments and a compatible client as the chain's first round. */
-  private sameCall(c: Conversation, args: () => string, clientInfo: string | null): boolean {
+  private sameCall(c: Conversation, args: () => string, clientInfo: ClientInfo): boolean {
     const info = this.info.get(c.id);
     return info !== undefined && info.args() === args() && compatible(info.clientInfo, clientInfo);
   }
@@ -102,7 +108,7 @@ export class Threader {
     const args = lazy(() => canonicalArgs(method, m.params));
     const key = `${method}\u0000${name ?? ''}`;
     const ci = requestMeta(m.params).clientInfo;
-    const clientInfo = ci ? JSON.stringify(ci) : null;
+    const clientInfo: ClientInfo = ci ? { raw: JSON.stringify(ci), canonical: lazy(() => canonicalJson(ci)) } : { raw: null, canonical: () => null };
 
     const isRetry = MRTR_METHODS.has(method) && m.kind === 'request' && (round.stateSent !== null || round.inputResponses !== null);
     let joined: Conversation | null = null;
@@ -170,7 +176,7 @@ export class Threader {
       }
       conv = {
         id: index === 0 ? `c${record.seq}` : `c${record.seq}.${index}`,
-        method, name, era: decoded.era, client: clientInfo, exchanges: [record.seq],
+        method, name, era: decoded.era, client: clientInfo.raw, exchanges: [record.seq],
         status: 'in-progress', rounds: [round], ...(replayOf !== undefined ? { replayOf } : {}),
       };
       this.convs.push(conv);
@@ -195,18 +201,21 @@ export class Threader {
 
 /** clientInfo values agree, or one side did not say. JSON text first (the same client
  *  re-sends the same object), canonical form only when the texts differ. */
-function compatible(a: string | null | undefined, b: string | null): boolean {
-  if (a == null || b === null || a === b) return true;
-  try {
-    return canonicalJson(JSON.parse(a)) === canonicalJson(JSON.parse(b));
-  } catch {
-    return false;
-  }
+function compatible(a: ClientInfo, b: ClientInfo): boolean {
+  if (a.raw === null || b.raw === null || a.raw === b.raw) return true;
+  return a.canonical() === b.canonical();
 }
 
-function lazy(f: () => string): () => string {
-  let v: string | undefined;
-  return () => (v ??= f());
+function lazy<T>(f: () => T): () => T {
+  let done = false;
+  let v: T;
+  return () => {
+    if (!done) {
+      v = f();
+      done = true;
+    }
+    return v;
+  };
 }
 
 function statusOf(c: Conversation, final: boolean, states?: ReadonlyMap<number, ExchangeRecord['state']>): ConversationStatus {

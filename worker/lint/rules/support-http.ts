@@ -15,8 +15,18 @@ export interface HeaderProblem {
   what: string;
 }
 
+// Four rules ask for the same exchange's header problems; compute them once. Keyed by the
+// decoded exchange object, so a new analysis (new objects) never sees stale answers.
+const memo = new WeakMap<DecodedExchange, HeaderProblem[]>();
+
 /** Problems with the three required headers on a modern POST, per body message. */
 export function headerProblems(d: DecodedExchange, record: ExchangeRecord): HeaderProblem[] {
+  let out = memo.get(d);
+  if (out === undefined) memo.set(d, (out = computeHeaderProblems(d, record)));
+  return out;
+}
+
+function computeHeaderProblems(d: DecodedExchange, record: ExchangeRecord): HeaderProblem[] {
   if (!isModernPost(d, record.request.method)) return [];
   const out: HeaderProblem[] = [];
   const headers = record.request.headers;

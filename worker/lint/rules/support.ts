@@ -89,6 +89,15 @@ export interface RetryPair {
  * that follows anything but an `input_required` answer is not an MRTR retry either.
  */
 export function retryPairs(c: Conversation): RetryPair[] {
+  // Most conversation rules walk the same pairs: compute them once per conversation object.
+  let pairs = pairMemo.get(c);
+  if (pairs === undefined) pairMemo.set(c, (pairs = computeRetryPairs(c)));
+  return pairs;
+}
+
+const pairMemo = new WeakMap<Conversation, RetryPair[]>();
+
+function computeRetryPairs(c: Conversation): RetryPair[] {
   const out: RetryPair[] = [];
   for (let i = 1; i < c.rounds.length; i++) {
     const round = c.rounds[i];

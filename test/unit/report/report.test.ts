@@ -1,0 +1,53 @@
+// The report writers: the streamed JSON equals the whole document, and the other formats
+// carry every finding.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../worker/analysis.js';
+import { importCapture } from '../../../worker/capture/index.js';
+import { jsonReport, jsonReportChunks } from '../../../worker/report/json.js';
+import { junitReport, xmlEscape } from '../../../worker/report/junit.js';
+import { sarifReport } from '../../../worker/report/sarif.js';
+import { textReport } from '../../../worker/report/text.js';
+import { ALL_RULES } from '../../../worker/lint/rules/index.js';
+import { ask, capture, reply } from '../../support/capture-builder.js';
+
+async function manual() {
+  const imported = importCapture(readFileSync('test/fixtures/sdk/sdk-v2-manual.har', 'utf8'));
+  if (!imported.ok) throw new Error(imported.error.message);
+  return analyze(imported.exchanges);
+}
+
+const input = { path: 'x.har', format: 'har' as const, exchanges: 11 };
+
+describe('reports', () => {
+  it('streams JSON that parses to exactly the whole-document report', async () => {
+    const a = await manual();
+    expect(JSON.parse([...jsonReportChunks(a, input, '9.9.9')].join(''))).toEqual(JSON.parse(JSON.stringify(jsonReport(a, input, '9.9.9'))));
+  });
+
+  it('streams valid JSON for a capture with no conversations and no findings', async () => {
+    const a = await analyze([]);
+    const doc = JSON.parse([...jsonReportChunks(a, { ...input, exchanges: 0 }, '1')].join(''));
+    expect(doc).toEqual({ tool: { name: 'mrtr-inspector', version: '1' }, input: { ...input, exchanges: 0 }, conversations: [], findings: [], summary: { errors: 0, warnings: 0, infos: 0 } });
+  });
+
+  it('puts every finding in SARIF, JUnit and text output', async () => {
+    const cap = capture();
+    const first = cap.call('tools/call', { name: 'x', arguments: {} }).inputRequired({ k: ask.form('?', { a: { type: 'string' } }) }, 'T1');
+    cap.retry(first, { k: reply.accept({ a: 'b' }) }).state('T1-changed');
+    const a = await analyze(cap.build());
+    expect(a.findings.length).toBeGreaterThan(0);
+    const sarif = sarifReport(a.findings, ALL_RULES, 'x.har', '1') as { runs: { results: { ruleId: string }[] }[] };
+    expect(sarif.runs[0].results.map((r) => r.ruleId)).toEqual(a.findings.map((f) => f.rule));
+    const junit = junitReport(a.conversations, a.findings, 'x.har');
+    const text = textReport(a, input, false);
+    for (const f of a.findings) {
+      expect(junit).toContain(f.rule);
+      expect(text).toContain(f.rule);
+    }
+  });
+
+  it('escapes markup and drops characters XML cannot carry', () => {
+    expect(xmlEscape('<a href="x">&\u0000\u0007\'</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;');
+  });
+});
