@@ -55,7 +55,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   for (const s of imported.skipped) process.stderr.write(`mrtr-inspector: skipped ${s.where}: ${s.message}\n`);
 
-  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, releaseBodies: true });
+  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, lean: true });
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
   let chunks: Iterable<string>;
   switch (cmd.format) {

@@ -19,17 +19,23 @@ export interface AnalyzeOptions {
   /** Rules to run; every shipped rule by default. */
   rules?: readonly Rule[];
   /**
-   * Drop each record's body text and events once decoded (the decoded messages stay). For
-   * hosts that never show raw bodies, like the CLI: it halves peak memory on big captures.
-   * Hazard: mutates the records passed in.
+   * Keep no decoded messages: exchanges are decoded for threading and again, on demand
+   * (through a small cache), for the lint rules; `Analysis.decoded` is then empty. For
+   * hosts that only want conversations and findings, like the CLI: decoded message trees
+   * are two to three times the size of the bodies, so this more than halves peak memory
+   * on big captures, for the price of parsing each body twice.
    */
-  releaseBodies?: boolean;
+  lean?: boolean;
 }
+
+/** Decoded exchanges the lint rules can still reach in lean mode (rules look at one
+ *  conversation's few exchanges at a time, so a small cache hits nearly always). */
+const LEAN_CACHE_SIZE = 512;
 
 export interface Analysis {
   /** The records analysed: the input, less the earlier copies of a repeated seq. */
   records: readonly ExchangeRecord[];
-  /** Decoded exchanges, in the same order as `records`. */
+  /** Decoded exchanges, in the same order as `records` (empty with `lean`). */
   decoded: DecodedExchange[];
   conversations: Conversation[];
   /** Every distinct requestState token seen, sent or issued. */
@@ -40,18 +46,18 @@ export interface Analysis {
 /** Analyses a capture. Never throws on hostile data; bad bodies become problems/findings. */
 export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
   const records = lastOfEachSeq(input);
-  const decoded = records.map((r) => {
-    const d = decodeExchange(r);
-    if (opts.releaseBodies) releaseBodies(r);
-    return d;
-  });
-  const bySeq = new Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>();
-  records.forEach((r, i) => bySeq.set(r.seq, { record: r, decoded: decoded[i] }));
+  const bySeq = new Map<number, ExchangeRecord>();
+  for (const r of records) bySeq.set(r.seq, r);
+  const lean = opts.lean === true;
+  const decoded = lean ? [] : records.map(decodeExchange);
+  const kept = new Map<number, DecodedExchange>();
+  if (!lean) records.forEach((r, i) => kept.set(r.seq, decoded[i]));
 
   const threader = new Threader();
-  for (const r of orderForThreading(records)) threader.add(r, bySeq.get(r.seq)!.decoded);
+  for (const r of orderForThreading(records)) threader.add(r, lean ? decodeExchange(r) : kept.get(r.seq)!);
   const states = new Map(records.map((r) => [r.seq, r.state] as const));
   const conversations = threader.conversations(opts.final ?? true, states);
+  const decodedOf = lean ? cachedDecoder(bySeq) : (seq: number) => kept.get(seq);
 
   const tokens = await readTokens(conversations, opts.keys ?? []);
   const options: LintOptions = {
@@ -59,7 +65,7 @@ export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOpt
     ttlBoundSeconds: opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
     keysGiven: (opts.keys?.length ?? 0) > 0,
   };
-  const ctx = lintContext(bySeq, conversations, tokens, options, (t) => threader.origins(t));
+  const ctx = lintContext(bySeq, decodedOf, conversations, tokens, options, (t) => threader.origins(t));
   const findings = runRules(opts.rules ?? ALL_RULES, ctx, records.map((r) => r.seq));
   return { records, decoded, conversations, tokens, findings };
 }
@@ -76,13 +82,24 @@ function lastOfEachSeq(records: readonly ExchangeRecord[]): readonly ExchangeRec
   return last.size === records.length ? records : records.filter((r, i) => last.get(r.seq) === i);
 }
 
-function releaseBodies(r: ExchangeRecord): void {
-  delete r.request.body;
-  if (r.response) {
-    delete r.response.body;
-    delete r.response.events;
-    delete r.response.tail;
-  }
+/** Decodes on demand, keeping the most recently used exchanges (insertion-ordered Map as
+ *  an LRU: a hit moves the entry to the end, the oldest is evicted first). */
+function cachedDecoder(bySeq: Map<number, ExchangeRecord>): (seq: number) => DecodedExchange | undefined {
+  const cache = new Map<number, DecodedExchange>();
+  return (seq) => {
+    const hit = cache.get(seq);
+    if (hit !== undefined) {
+      cache.delete(seq);
+      cache.set(seq, hit);
+      return hit;
+    }
+    const record = bySeq.get(seq);
+    if (record === undefined) return undefined;
+    const d = decodeExchange(record);
+    cache.set(seq, d);
+    if (cache.size > LEAN_CACHE_SIZE) cache.delete(cache.keys().next().value as number);
+    return d;
+  };
 }
 
 async function readTokens(conversations: readonly Conversation[], keys: readonly TokenKey[]): Promise<Map<string, TokenReading>> {
@@ -103,7 +120,8 @@ async function readTokens(conversations: readonly Conversation[], keys: readonly
 }
 
 function lintContext(
-  bySeq: Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>,
+  bySeq: Map<number, ExchangeRecord>,
+  decodedOf: (seq: number) => DecodedExchange | undefined,
   conversations: readonly Conversation[],
   tokens: Map<string, TokenReading>,
   options: LintOptions,
@@ -115,22 +133,27 @@ function lintContext(
     if (list) list.push(c);
     else convsOf.set(seq, [c]);
   }
-  const toolLists = collectToolLists(conversations, bySeq);
-  // Hot path (rules call it millions of times on big captures): a dense array by seq.
-  const dense: ({ record: ExchangeRecord; decoded: DecodedExchange } | undefined)[] = [];
-  for (const [seq, e] of bySeq) dense[seq] = e;
-  const get = (seq: number) => {
-    const e = dense[seq];
-    if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
-    return e;
+  const toolLists = collectToolLists(conversations, decodedOf);
+  // Hot path (rules call these millions of times on big captures): a dense array by seq.
+  const dense: (ExchangeRecord | undefined)[] = [];
+  for (const [seq, r] of bySeq) dense[seq] = r;
+  const record = (seq: number) => {
+    const r = dense[seq];
+    if (r === undefined) throw new Error(`no exchange with seq ${seq}`);
+    return r;
+  };
+  const decoded = (seq: number) => {
+    const d = decodedOf(seq);
+    if (d === undefined) throw new Error(`no exchange with seq ${seq}`);
+    return d;
   };
   return {
     options,
     conversations,
-    record: (seq) => get(seq).record,
-    decoded: (seq) => get(seq).decoded,
-    request: (round: Round): RpcMessage => get(round.exchange).decoded.sent[round.message],
-    answer: (round: Round) => (round.answer >= 0 ? get(round.exchange).decoded.received[round.answer] : undefined),
+    record,
+    decoded,
+    request: (round: Round): RpcMessage => decoded(round.exchange).sent[round.message],
+    answer: (round: Round) => (round.answer >= 0 ? decoded(round.exchange).received[round.answer] : undefined),
     token: (t) => tokens.get(t),
     conversationsOf: (seq) => convsOf.get(seq) ?? [],
     issuedBy: origins,
@@ -146,12 +169,12 @@ function lintContext(
 }
 
 /** Tool definitions from every `tools/list` result, in capture order. */
-function collectToolLists(conversations: readonly Conversation[], bySeq: Map<number, { decoded: DecodedExchange }>) {
+function collectToolLists(conversations: readonly Conversation[], decodedOf: (seq: number) => DecodedExchange | undefined) {
   const lists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
   for (const c of conversations) {
     if (c.method !== 'tools/list') continue;
     for (const r of c.rounds) {
-      const ans = r.answer >= 0 ? bySeq.get(r.exchange)?.decoded.received[r.answer] : undefined;
+      const ans = r.answer >= 0 ? decodedOf(r.exchange)?.received[r.answer] : undefined;
       const tools = own(ans?.result, 'tools');
       if (!Array.isArray(tools)) continue;
       const map = new Map<string, Record<string, unknown>>();

@@ -4,6 +4,7 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { isObj, own } from './fields.js';
 import { readHarEntry, type EntryNote } from './har-import.js';
+import { splitHarEntries, type HarSplit } from './har-entries.js';
 import { scanJson, type JsonScan } from './json-scan.js';
 import { isJsonlHeader, readJsonl } from './jsonl.js';
 import type { CaptureFormat, ImportOptions, ImportOutcome, SkippedEntry } from './types.js';
@@ -92,6 +93,27 @@ function importHar(entries: readonly unknown[], opts: ImportOptions): ImportOutc
   return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), entries.length, opts);
 }
 
+/**
+ * HAR parsed one entry at a time (see har-entries.ts): the memory peak is one entry's
+ * tree, not the whole document's. Null when anything is off, so the caller falls back to
+ * parsing the whole document (and its precise errors).
+ */
+function importHarSpans(text: string, split: HarSplit, opts: ImportOptions): ImportOutcome | null {
+  const v = split.envelope;
+  const log = isObj(v) ? own(v, 'log') : undefined;
+  if (!isObj(log) || !Array.isArray(own(log, 'entries'))) return null;
+  const acc = newAcc();
+  const one: unknown[] = [undefined];
+  for (let i = 0; i < split.spans.length; i++) {
+    const got = parse(text.slice(split.spans[i][0], split.spans[i][1]));
+    if (!('value' in got)) return null;
+    one[0] = got.value;
+    readEntries(one, i, opts, acc);
+  }
+  remapDerived(acc.exchanges, acc.idMap);
+  return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), split.spans.length, opts);
+}
+
 /** HAR that JSON.parse refused but whose `log.entries` the scanner found: salvage complete entries. */
 function salvageHar(text: string, scan: JsonScan, opts: ImportOptions): ImportOutcome {
   const p = scan.problem!;
@@ -143,6 +165,11 @@ export function importCapture(text: string, opts: ImportOptions = {}): ImportOut
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!body.trim()) {
     return { ok: false, error: { message: 'The file is empty. Choose a HAR exported from a browser or a JSONL capture from mrtr-inspector.', where: 'file' }, skipped: [] };
+  }
+  const split = body.charCodeAt(0) === 123 ? splitHarEntries(body) : null; // '{'
+  if (split) {
+    const fast = importHarSpans(body, split, opts);
+    if (fast) return fast;
   }
   const whole = parse(body);
   if ('value' in whole) {
