@@ -4,7 +4,7 @@
 // checks, the unit and integration tests (vitest) and the browser tests (Playwright).
 // Plain JavaScript so it runs before anything is built.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -37,14 +37,39 @@ if (!existsSync('node_modules')) {
 }
 step('build CLI', run('build CLI', 'npx', ['tsc', '-p', 'cli/tsconfig.json']));
 step('typecheck', run('typecheck', 'npm', ['run', '--silent', 'typecheck']));
-step('unit and integration tests', run('vitest', 'npx', ['vitest', 'run']));
+// Both runners also write JSON reports, so the summary can count tests, not steps.
+const VITEST_JSON = 'test-results/vitest.json';
+const PLAYWRIGHT_JSON = 'test-results/playwright.json';
+mkdirSync('test-results', { recursive: true });
+rmSync(VITEST_JSON, { force: true });
+rmSync(PLAYWRIGHT_JSON, { force: true });
+step('unit and integration tests', run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]));
 if (existsSync('test/e2e/playwright.config.ts')) {
-  if (step('chromium', ensureChromium())) step('browser tests', run('playwright', 'npx', ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts'], { env: { ...process.env, CHROMIUM_PATH: chromium } }));
+  if (step('chromium', ensureChromium())) {
+    step('browser tests', run('playwright', 'npx', ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json'],
+      { env: { ...process.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON } }));
+  }
 }
 
-const passed = results.filter(([, ok]) => ok).length;
-const failed = results.length - passed;
+/** Passed and failed test counts from the runners' JSON reports (0/0 when absent). */
+function counts() {
+  let passed = 0, failed = 0;
+  try {
+    const v = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
+    passed += v.numPassedTests ?? 0;
+    failed += (v.numFailedTests ?? 0);
+  } catch { /* vitest did not get far enough to write it */ }
+  try {
+    const p = JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8'));
+    passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
+    failed += p.stats?.unexpected ?? 0;
+  } catch { /* playwright did not run */ }
+  return { passed, failed };
+}
+
+const failedSteps = results.filter(([, ok]) => !ok).length;
+const tests = counts();
 console.log('\n== summary');
 for (const [label, ok] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${label}`);
-console.log(`steps: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+console.log(`tests: ${tests.passed} passed, ${tests.failed} failed`);
+process.exit(failedSteps === 0 && tests.failed === 0 ? 0 : 1);

@@ -1,9 +1,16 @@
 // The one fixtures file for browser tests. Import `test` and `expect` from here:
 //   mcpServer  a local MCP-like server (test-server.ts), stopped after the test
 //   inspector  the app opened at `/`, capturing, with helpers to drive and inspect it
+//   relay      the dev server's relay (token and JSONL set in playwright.config.ts), and
+//              the official SDK v2 client run against it as a separate Node process
 // Every fixture stops what it started. Waits are on conditions, never on the clock.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
+import { readJsonl } from '../../worker/capture/jsonl.ts';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
+import { RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-server.ts';
 
 export { expect };
@@ -31,6 +38,25 @@ export class InspectorPage {
 
   async waitUntilCapturing(): Promise<void> {
     await expect(this.page.getByTestId('sw-status')).toHaveAttribute('data-status', 'capturing', { timeout: 45_000 });
+  }
+
+  /** Imports a capture file through the toolbar's picker and waits until its session is shown. */
+  async importFile(file: string | { name: string; text: string }): Promise<void> {
+    const before = await this.page.getByTestId('session-picker').inputValue();
+    const files = typeof file === 'string' ? file : { name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) };
+    await this.page.getByTestId('import-file').setInputFiles(files);
+    await expect(this.page.getByTestId('session-picker')).not.toHaveValue(before, { timeout: 45_000 });
+    await expect(this.page.getByTestId('count-conversations')).toBeVisible();
+  }
+
+  /** The row of the conversation list with this method and name. */
+  conversationRow(name: string, nth = 0) {
+    return this.page.locator('[data-testid="conversation"]').filter({ hasText: name }).nth(nth);
+  }
+
+  /** Every stored exchange of one capture session, in seq order. */
+  async sessionExchanges(session: string): Promise<ExchangeRecord[]> {
+    return (await this.storedExchanges()).filter((r) => r.session === session).sort((a, b) => a.seq - b.seq);
   }
 
   /** Adds a watched endpoint through the UI; resolves once the service worker re-read it. */
@@ -163,7 +189,103 @@ export class InspectorPage {
   }
 }
 
-export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage }>({
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RELAY_PEER = fileURLToPath(new URL('../peers/relay-client.ts', import.meta.url));
+
+/** How one run of the SDK client ended. */
+export interface ClientRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The relay of the web server under test. `runClient` starts the official SDK v2 client
+ * (test/peers/relay-client.ts, the demo's three-round wizard) as its own Node process; the
+ * fixture kills any client still running when the test ends, pass or fail.
+ */
+export class RelayUnderTest {
+  readonly token = RELAY_TOKEN;
+  readonly jsonl = RELAY_JSONL;
+  readonly #children = new Set<ChildProcess>();
+  constructor(readonly baseURL: string) {}
+
+  /** The URL an external client uses for `target`. */
+  url(target: string): string {
+    return `${this.baseURL}/relay/${this.token}/${encodeURIComponent(target)}`;
+  }
+
+  /** The capture file's text now ('' when absent). */
+  async captureText(): Promise<string> {
+    return readFile(this.jsonl, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return '';
+      throw err;
+    });
+  }
+
+  /** The records in the capture file now, last line per id winning (the page's reading). */
+  async captureRecords(): Promise<ExchangeRecord[]> {
+    return readJsonl(await this.captureText()).exchanges;
+  }
+
+  /** Runs the SDK client (`tsx test/peers/relay-client.ts <url>`) to its exit. */
+  runClient(target = 'demo', timeoutMs = 60_000): Promise<ClientRun> {
+    return new Promise((resolve, reject) => {
+      // `node --import tsx` rather than the tsx CLI: one process, so killing it by id
+      // leaves no grandchild behind.
+      const child = spawn(process.execPath, ['--import', 'tsx', RELAY_PEER, this.url(target)], {
+        cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.#children.add(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.on('data', (c: Buffer) => (stdout += c));
+      child.stderr!.on('data', (c: Buffer) => (stderr += c));
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        this.#children.delete(child);
+        reject(err);
+      });
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        this.#children.delete(child);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  /** Kills every client this fixture started that is still running. */
+  stopAll(): void {
+    for (const child of this.#children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.#children.clear();
+  }
+}
+
+/** What the page's relay feed fetched from the backlog, as seen by `watchRelayFeed`. */
+export interface RelayFeedWatch {
+  /** Resolves with the body of the next backlog drain the page completes. */
+  connected: Promise<string>;
+  /** Every backlog body the page has received since the watch began. */
+  drained(): Promise<string[]>;
+}
+
+/**
+ * Watches the page's relay feed (web/lib/relay-feed.ts). The feed drains the backlog only
+ * after its event stream is open, so once `connected` resolves the relay pushes to this
+ * page instead of filing. Start the watch before the page loads (or reloads).
+ */
+export function watchRelayFeed(page: Page): RelayFeedWatch {
+  const bodies: Promise<string>[] = [];
+  const isBacklog = (url: string) => new URL(url).pathname === '/relay/api/backlog';
+  page.on('response', (res) => {
+    if (isBacklog(res.url())) bodies.push(res.text().catch(() => ''));
+  });
+  const connected = page.waitForResponse((res) => isBacklog(res.url()) && res.ok(), { timeout: 45_000 }).then((res) => res.text());
+  return { connected, drained: () => Promise.all(bodies) };
+}
+
+export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest }>({
   mcpServer: async ({}, use) => {
     const server = await startTestMcpServer();
     try {
@@ -176,5 +298,13 @@ export const test = base.extend<{ mcpServer: TestMcpServer; inspector: Inspector
     const inspector = new InspectorPage(page);
     await inspector.open();
     await use(inspector);
+  },
+  relay: async ({ baseURL }, use) => {
+    const relay = new RelayUnderTest(baseURL!);
+    try {
+      await use(relay);
+    } finally {
+      relay.stopAll();
+    }
   },
 });

@@ -1,5 +1,7 @@
 // Browser tests: Debian Chromium only (no `playwright install` here), against `vite dev`
 // on its own strict port so a developer's server on 5173 is never reused by mistake.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +10,16 @@ import { defineConfig } from '@playwright/test';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const PORT = Number(process.env.E2E_PORT ?? 5199);
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The relay's token and capture file, unique per run and known to the tests. Playwright
+// loads this file again in each worker process; the runner's env is inherited there, so
+// the first load (the runner) decides and the workers read the same values.
+function runDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mrtr-e2e-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+export const RELAY_JSONL = join((process.env.MRTR_E2E_RELAY_DIR ??= runDir()), 'relay-capture.jsonl');
+export const RELAY_TOKEN = (process.env.MRTR_E2E_RELAY_TOKEN ??= randomBytes(24).toString('base64url'));
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run',
@@ -41,6 +53,6 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Keep the relay's capture file and target list away from a developer's own.
-    env: { MRTR_RELAY_JSONL: join(tmpdir(), 'mrtr-e2e', 'relay-capture.jsonl') },
+    env: { MRTR_RELAY_JSONL: RELAY_JSONL, MRTR_RELAY_TOKEN: RELAY_TOKEN },
   },
 });

@@ -68,6 +68,76 @@ export function putExchange(conn: Connection, rec: StoredExchange): Promise<void
   });
 }
 
+// How far an exchange has got: a copy at a later stage is newer.
+const STAGE: Record<ExchangeState, number> = { pending: 0, streaming: 1, complete: 2, aborted: 2, failed: 2 };
+
+/**
+ * True when `incoming` is a later snapshot of the same exchange than `stored`: a later
+ * state (pending → streaming → complete/aborted/failed), or the same state with more
+ * events, or a response head the stored copy lacks. Equal or older copies never win, so
+ * re-deliveries and out-of-order arrivals are no-ops. Two different final states: the
+ * first one stored stands.
+ */
+export function supersedes(incoming: ExchangeRecord, stored: ExchangeRecord): boolean {
+  const a = STAGE[incoming.state];
+  const b = STAGE[stored.state];
+  if (a !== b) return a > b;
+  if (a === 2) return false;
+  const ea = incoming.response?.events?.length ?? 0;
+  const eb = stored.response?.events?.length ?? 0;
+  if (ea !== eb) return ea > eb;
+  return !stored.response && incoming.response !== undefined;
+}
+
+/**
+ * Merges whole records made elsewhere (the relay) into `session`, in one transaction, in
+ * the order given: an unknown id is added with the session's next `seq`; a known id is
+ * replaced only when the incoming copy `supersedes` the stored one, and keeps its stored
+ * `seq` and session. The incoming `seq` and `session` are ignored (they are the other
+ * process's numbering, and would collide with this session's). One transaction makes it
+ * safe for two pages merging the same record at once. Resolves to what was written.
+ */
+export function mergeExchanges(conn: Connection, session: string, records: readonly ExchangeRecord[]): Promise<StoredExchange[]> {
+  return write('saving relayed exchanges', async () => {
+    if (records.length === 0) return [];
+    const db = await conn.get();
+    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    // A failed request below aborts the transaction; its `done` is awaited only on the
+    // happy path, so keep that rejection from surfacing as unhandled.
+    tx.done.catch(() => undefined);
+    const exchanges = tx.objectStore('exchanges');
+    const sessions = tx.objectStore('sessions');
+    const s = (await sessions.get(session)) ?? { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+    const written: StoredExchange[] = [];
+    let added = false;
+    for (const rec of records) {
+      const old = await exchanges.get(rec.id);
+      if (old && !supersedes(rec, old)) continue;
+      const next: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : s.nextSeq, session: old ? old.session : session };
+      if (!old) {
+        s.nextSeq += 1;
+        added = true;
+      }
+      await exchanges.put(next);
+      written.push(next);
+    }
+    if (added) await sessions.put(s);
+    await tx.done;
+    return written;
+  });
+}
+
+/** Writes many whole records in one transaction (an import); all or none. */
+export function putExchanges(conn: Connection, recs: readonly StoredExchange[]): Promise<void> {
+  return write('saving imported exchanges', async () => {
+    const db = await conn.get();
+    const tx = db.transaction('exchanges', 'readwrite');
+    // A failed put aborts the transaction; tx.done carries the error.
+    for (const r of recs) tx.store.put(r).catch(() => undefined);
+    await tx.done;
+  });
+}
+
 /**
  * Read-modify-write of one exchange in a single transaction. Resolves to the updated
  * record, or throws a `not-found` StorageError when the id is unknown.

@@ -6,7 +6,9 @@ import * as catalog from './catalog.js';
 import * as exchanges from './exchanges.js';
 import type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
 import type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
-import type { SseEventRecord } from '../protocol.js';
+import type { ExchangeRecord, SseEventRecord } from '../protocol.js';
+
+export { supersedes } from './exchanges.js';
 
 export { StorageError, isQuotaError, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
 export { DB_NAME, DB_VERSION } from './schema.js';
@@ -24,6 +26,11 @@ export class CaptureStore {
   // Exchanges: progressive writes, in the order the tap makes them.
   addExchange(rec: NewExchange): Promise<StoredExchange> { return exchanges.addExchange(this.#conn, rec); }
   putExchange(rec: StoredExchange): Promise<void> { return exchanges.putExchange(this.#conn, rec); }
+  putExchanges(recs: readonly StoredExchange[]): Promise<void> { return exchanges.putExchanges(this.#conn, recs); }
+  /** Relay records into a session: new ids get a seq, known ids only move forward. */
+  mergeExchanges(session: string, recs: readonly ExchangeRecord[]): Promise<StoredExchange[]> {
+    return exchanges.mergeExchanges(this.#conn, session, recs);
+  }
   updateExchange(id: string, change: (rec: StoredExchange) => StoredExchange | void): Promise<StoredExchange> {
     return exchanges.updateExchange(this.#conn, id, change);
   }

@@ -31,6 +31,13 @@ export interface SettingsMap {
   captureSession: string;
   /** Keep captures across "clear" (devtools' "preserve log"). */
   preserveLog: boolean;
+  /** The tap records (devtools' record toggle); absent means true. */
+  recording: boolean;
+  /**
+   * Token verification keys the user asked to remember, per server (origin + path).
+   * Hazard: secrets at rest; only ever written when the user ticks "remember".
+   */
+  tokenKeys: { server: string; text: string }[];
 }
 export type SettingKey = keyof SettingsMap;
 

@@ -1,0 +1,161 @@
+// The page's side of the relay: exchanges of external MCP clients (recorded by the dev
+// server's relay) are merged into IndexedDB and announced on the service worker's capture
+// channel, so they reach the analysis worker and the lists exactly like tapped ones.
+// Records are taken as they are: the only reading done here is the shared JSONL reader
+// (worker/capture/jsonl.ts), which checks each record's shape; nothing parses traffic.
+//
+// Race, written down: the event stream vs the backlog. The relay files a record in its
+// JSONL only while no page listens, so this page must be counted BEFORE it drains the
+// file: open /relay/api/events, wait for `open` (the relay counts the page when it sends
+// the stream's head), then POST /relay/api/backlog. What was filed before `open` is in the
+// drain; what happens after is pushed. The two overlap, in any order: the relay keeps
+// filing an id that already has a line even after a page connects, and a drain can hand
+// over an older copy of an id the stream already pushed (or the other way round). Every
+// copy of one id is therefore merged, never appended: `supersedes` lets only a later state
+// (pending → streaming → complete/aborted/failed) or more events replace what is stored,
+// so duplicates and late older copies are no-ops (here and in the storage transaction,
+// which is what makes two open tabs merging the same push harmless too).
+//
+// EventSource reconnects by itself after a drop (dev-server restart; the service worker
+// proxied the stream and was stopped). Whatever the relay recorded meanwhile went to the
+// file, so EVERY `open` drains again, one drain at a time.
+//
+// Hazard: the relay empties its file once the backlog response has been handed to the
+// socket, not once this page has stored it; a page closed between the two, or a storage
+// error (quota) on that batch, loses those records. The error is shown, not swallowed.
+import { readJsonl } from '../../worker/capture/jsonl.js';
+import type { ExchangeRecord } from '../../worker/protocol.js';
+import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../../worker/storage/index.js';
+import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
+
+/** The relay's page API (server/relay/page-api.ts). */
+export const RELAY_EVENTS = '/relay/api/events';
+export const RELAY_BACKLOG = '/relay/api/backlog';
+
+// The notice a tap would have posted for a record at this stage.
+function noticeFor(r: StoredExchange): CaptureNotice {
+  const type = r.state === 'pending' ? 'exchange-start'
+    : r.state === 'streaming' ? (r.response?.events?.length ? 'exchange-events' : 'exchange-head')
+    : 'exchange-end';
+  return { type, id: r.id, seq: r.seq };
+}
+
+function errorInfo(err: unknown): StorageErrorInfo {
+  return err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Feeds relay captures into storage for as long as the page lives. */
+export class RelayFeed {
+  readonly #store = new CaptureStore();
+  readonly #channel = new BroadcastChannel(CAPTURE_CHANNEL);
+  #source: EventSource | null = null;
+  /** Newest copy per id not yet written; filled while a write is in flight. */
+  #pending = new Map<string, ExchangeRecord>();
+  #writing: Promise<void> | null = null;
+  #draining: Promise<void> | null = null;
+  #drainAgain = false;
+  #stopped = false;
+
+  /** Opens the event stream; the backlog is drained on each `open`. */
+  start(): void {
+    const source = new EventSource(RELAY_EVENTS);
+    this.#source = source;
+    source.onopen = () => this.#drain();
+    source.onmessage = (e: MessageEvent<string>) => this.#take(e.data);
+    // A CLOSED stream means no relay answered with an event stream (a static build served
+    // without the dev server): there is nothing to feed, and direct capture still works.
+    // Network drops leave it CONNECTING, and it comes back by itself.
+    source.onerror = () => undefined;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#source?.close();
+    this.#source = null;
+    this.#channel.close();
+    this.#store.close();
+  }
+
+  // One pushed record: a single JSONL line, read by the shared reader (bad shapes skipped).
+  #take(line: string): void {
+    for (const r of readJsonl(line).exchanges) this.#queue(r);
+  }
+
+  #drain(): void {
+    if (this.#draining) {
+      this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
+      return;
+    }
+    this.#draining = this.#drainOnce().finally(() => {
+      this.#draining = null;
+      if (this.#drainAgain && !this.#stopped) {
+        this.#drainAgain = false;
+        this.#drain();
+      }
+    });
+  }
+
+  async #drainOnce(): Promise<void> {
+    let text: string;
+    try {
+      const res = await fetch(RELAY_BACKLOG, { method: 'POST' });
+      if (!res.ok) return;
+      text = await res.text();
+    } catch {
+      return; // the relay went away mid-drain; its next `open` drains again
+    }
+    // Later lines for an id replace earlier ones; records come in first-appearance order.
+    for (const r of readJsonl(text).exchanges) this.#queue(r);
+  }
+
+  #queue(r: ExchangeRecord): void {
+    if (this.#stopped) return;
+    const have = this.#pending.get(r.id);
+    if (!have || supersedes(r, have)) this.#pending.set(r.id, r);
+    this.#kick();
+  }
+
+  #kick(): void {
+    this.#writing ??= this.#write().finally(() => {
+      this.#writing = null;
+      // Queued after the loop's last check but before it cleared: write that too.
+      if (this.#pending.size && !this.#stopped) this.#kick();
+    });
+  }
+
+  // One transaction at a time, so writes land in order; each takes everything pending.
+  async #write(): Promise<void> {
+    while (this.#pending.size && !this.#stopped) {
+      // Stable sort by start time: new ids get their session `seq` in the order the
+      // clients sent them, whether they came from the backlog or the stream.
+      const batch = [...this.#pending.values()].sort((a, b) => a.startedAt - b.startedAt);
+      this.#pending.clear();
+      try {
+        // The session the service worker records into, re-read per batch so a switch of
+        // session (settings) is followed as the worker follows it.
+        const session = await this.#store.currentSession();
+        const written = await this.#store.mergeExchanges(session.id, batch);
+        for (const r of written) this.#announce(noticeFor(r));
+      } catch (err) {
+        // As the tap does: one notice the page shows ("Capture not saved: …"). The batch is
+        // dropped; later copies of the same exchanges are tried again as they arrive.
+        this.#announce({ type: 'storage-error', id: batch[0]!.id, error: errorInfo(err) });
+      }
+    }
+  }
+
+  #announce(notice: CaptureNotice): void {
+    try {
+      this.#channel.postMessage(notice);
+    } catch {
+      // Closed channel (the page is going away): IndexedDB is the record, notices are hints.
+    }
+  }
+}
+
+/** Starts the feed for this page (call once, at page start). */
+export function startRelayFeed(): RelayFeed {
+  const feed = new RelayFeed();
+  feed.start();
+  return feed;
+}
