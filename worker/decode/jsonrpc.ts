@@ -2,6 +2,7 @@
 // nothing here throws, and only own properties are read.
 import type { JsonRpcId, MessageDirection, MessageStream, RpcMessage } from '../protocol.js';
 import { asObject, own } from './meta.js';
+import { limitDepth } from '../tokens/json-text.js';
 
 export interface MessagePlace {
   exchange: number;
@@ -75,6 +76,9 @@ export function classifyMessage(value: unknown, place: MessagePlace, index: numb
   return m;
 }
 
+/** Deepest nesting kept in a decoded body (the body itself is level 1); deeper values become a marker string. */
+export const MAX_MESSAGE_DEPTH = 256;
+
 /** Parses one JSON text into messages: a single message or a batch (array). */
 export function parseMessages(text: string, place: MessagePlace, startIndex: number): { messages: RpcMessage[]; problem?: string } {
   let value: unknown;
@@ -84,6 +88,10 @@ export function parseMessages(text: string, place: MessagePlace, startIndex: num
     const why = err instanceof RangeError ? 'nested too deeply to parse' : err instanceof Error ? err.message : 'not JSON';
     return { messages: [{ ...place, index: startIndex, kind: 'invalid', problem: `not JSON: ${why}` }], problem: `not JSON: ${why}` };
   }
+  // Hazard: JSON.parse takes nesting far deeper than structured clone and JSON.stringify
+  // can recurse through (~5k levels in V8), and messages cross the worker boundary and go
+  // into the CLI's JSON report; deeper parts are elided, as token payloads are.
+  value = limitDepth(text, value, MAX_MESSAGE_DEPTH);
   if (Array.isArray(value)) {
     if (value.length === 0) return { messages: [{ ...place, index: startIndex, kind: 'invalid', problem: 'empty batch' }], problem: 'empty batch' };
     return { messages: value.map((v, i) => classifyMessage(v, place, startIndex + i, true)) };

@@ -24,6 +24,15 @@ export function firstNonSpace(text: string): number {
   return -1;
 }
 
+/** True when `text` holds more than `n` opening brackets (`{` or `[`), strings included. */
+function moreBracketsThan(text: string, n: number): boolean {
+  let count = 0;
+  for (const ch of ['{', '[']) {
+    for (let i = text.indexOf(ch); i >= 0; i = text.indexOf(ch, i + 1)) if (++count > n) return true;
+  }
+  return false;
+}
+
 /** True when brackets in `text` (outside strings) nest deeper than `limit`. One pass, no allocation. */
 function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
@@ -44,12 +53,25 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-// Recursion is bounded by MAX_DEPTH, so this cannot overflow.
-function prune(v: unknown, depth: number): unknown {
+// Recursion is bounded by `limit`, so this cannot overflow.
+function prune(v: unknown, depth: number, limit = MAX_DEPTH, marker = ELIDED): unknown {
   if (typeof v !== 'object' || v === null) return v;
-  if (depth >= MAX_DEPTH) return ELIDED;
-  if (Array.isArray(v)) return v.map((x) => prune(x, depth + 1));
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, prune(x, depth + 1)]));
+  if (depth >= limit) return marker;
+  if (Array.isArray(v)) return v.map((x) => prune(x, depth + 1, limit, marker));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, prune(x, depth + 1, limit, marker)]));
+}
+
+/**
+ * `value`, parsed from `text`, with everything nested deeper than `limit` replaced by
+ * `[elided: nested deeper than ${limit} levels]`; `value` itself when it is not that deep.
+ * For other parsed JSON that must stay cloneable (decoded JSON-RPC messages).
+ */
+export function limitDepth(text: string, value: unknown, limit: number): unknown {
+  if (text.length <= 2 * limit || typeof value !== 'object' || value === null) return value;
+  // Hot path (every decoded body): nesting deeper than `limit` needs more than `limit`
+  // opening brackets, and counting them with indexOf is far cheaper than the full scan.
+  if (!moreBracketsThan(text, limit) || !nestsDeeperThan(text, limit)) return value;
+  return prune(value, 0, limit, `[elided: nested deeper than ${limit} levels]`);
 }
 
 /** JSON.parse that never throws: `{ value }`, or undefined when `text` is not JSON. */
