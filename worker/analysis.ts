@@ -12,6 +12,12 @@ import { ALL_RULES } from './lint/rules/index.js';
 export interface AnalyzeOptions {
   /** Keys tried on every token (see tokens/keys.ts for the accepted syntaxes). */
   keys?: readonly TokenKey[];
+  /**
+   * Keys per server instead: given the URL of the exchange that issued a token (or sent
+   * it, when no answer in the capture issued it), the keys to try. A token whose server
+   * has no key reads as unverified (null), never as failing. Overrides `keys`.
+   */
+  keysFor?: (url: string) => readonly TokenKey[];
   maxRounds?: number;
   ttlBoundSeconds?: number;
   /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
@@ -59,11 +65,12 @@ export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOpt
   const conversations = threader.conversations(opts.final ?? true, states);
   const decodedOf = lean ? cachedDecoder(bySeq) : (seq: number) => kept.get(seq);
 
-  const tokens = await readTokens(conversations, opts.keys ?? []);
+  const keysFor = opts.keysFor ?? (() => opts.keys ?? []);
+  const tokens = await readTokens(conversations, (seq) => keysFor(bySeq.get(seq)?.request.url ?? ''));
   const options: LintOptions = {
     maxRounds: opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
     ttlBoundSeconds: opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
-    keysGiven: (opts.keys?.length ?? 0) > 0,
+    keysGiven: opts.keysFor !== undefined || (opts.keys?.length ?? 0) > 0,
   };
   const ctx = lintContext(bySeq, decodedOf, conversations, tokens, options, (t) => threader.origins(t));
   const findings = runRules(opts.rules ?? ALL_RULES, ctx, records.map((r) => r.seq));
@@ -102,21 +109,22 @@ function cachedDecoder(bySeq: Map<number, ExchangeRecord>): (seq: number) => Dec
   };
 }
 
-async function readTokens(conversations: readonly Conversation[], keys: readonly TokenKey[]): Promise<Map<string, TokenReading>> {
-  const seen = new Set<string>();
-  for (const c of conversations) for (const r of c.rounds) {
-    if (r.stateSent !== null) seen.add(r.stateSent);
-    if (r.stateIssued !== null) seen.add(r.stateIssued);
-  }
+async function readTokens(conversations: readonly Conversation[], keysOf: (seq: number) => readonly TokenKey[]): Promise<Map<string, TokenReading>> {
+  // Each token is read once, with the keys of the exchange that issued it (else sent it).
+  const where = new Map<string, number>();
+  for (const c of conversations) for (const r of c.rounds) if (r.stateIssued !== null && !where.has(r.stateIssued)) where.set(r.stateIssued, r.exchange);
+  for (const c of conversations) for (const r of c.rounds) if (r.stateSent !== null && !where.has(r.stateSent)) where.set(r.stateSent, r.exchange);
   const out = new Map<string, TokenReading>();
-  if (keys.length === 0) {
-    for (const t of seen) out.set(t, inspectToken(t));
-    return out;
+  const pending: Promise<void>[] = [];
+  for (const [t, seq] of where) {
+    const keys = keysOf(seq);
+    if (keys.length === 0) out.set(t, inspectToken(t));
+    else pending.push(readToken(t, keys).then((reading) => void out.set(t, reading)));
   }
-  const all = [...seen];
-  const readings = await Promise.all(all.map((t) => readToken(t, keys)));
-  all.forEach((t, i) => out.set(t, readings[i]));
-  return out;
+  await Promise.all(pending);
+  // Insertion order above depends on which readings finished first: rebuild it in the
+  // order tokens were first seen, so every run gives the same map.
+  return new Map([...where.keys()].map((t) => [t, out.get(t)!]));
 }
 
 function lintContext(

@@ -1,13 +1,25 @@
 // The analysis worker: the ONE comlink `expose()` in the project. It reads a session's
-// exchanges from storage, runs analyze(), and answers with summaries; details by id.
-// The page reaches it through one `wrap<AnalysisApi>()` and `import type` only.
+// exchanges from storage, analyses them, and answers the page with list rows and details
+// by id; it also imports, exports, filters and reads tokens, so the page never parses
+// traffic. The page reaches it through one `wrap<AnalysisApi>()` and `import type` only.
 import { expose } from 'comlink';
-import { analyze, type Analysis } from './analysis.js';
+import { exportHar, exportJsonl, importCapture } from './capture/index.js';
 import { DEMO_STATE_KEY } from './demo-key.js';
-import type { Conversation, ConversationStatus, DecodedExchange, Era, ExchangeState, Finding } from './protocol.js';
+import { toCurl, toFetch } from './export/index.js';
+import { ALL_RULES } from './lint/rules/index.js';
+import type { ExchangeState } from './protocol.js';
 import { PROTOCOL_VERSION } from './protocol.js';
+import { sarifReport } from './report/sarif.js';
 import { CaptureStore, StorageError, type StorageErrorInfo, type StoredExchange } from './storage/index.js';
-import { parseKey, type TokenKey } from './tokens/index.js';
+import { conversationView, TokenReader } from './view/conversation-view.js';
+import { exchangeView } from './view/exchange-view.js';
+import { Keyring, serverOf } from './view/keyring.js';
+import { listOf, recordsOf, SessionModel } from './view/session-model.js';
+import type {
+  ConversationList, ConversationView, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
+} from './view/types.js';
+
+export type * from './view/types.js';
 
 /** One row of the exchange list. */
 export interface ExchangeSummary {
@@ -25,47 +37,14 @@ export interface ExchangeSummary {
   events: number | null;
 }
 
-export interface FindingCounts {
-  error: number;
-  warning: number;
-  info: number;
-}
-
-/** One row of the conversation list. */
-export interface ConversationSummary {
-  id: string;
-  method: string;
-  name: string | null;
-  era: Era;
-  rounds: number;
-  status: ConversationStatus;
-  findings: FindingCounts;
-  /** seq of its first exchange, for stable ordering. */
-  firstSeq: number;
-}
-
-export interface ConversationDetail {
-  conversation: Conversation;
-  decoded: DecodedExchange[];
-  findings: Finding[];
-}
-
 /** Failures the page shows (storage problems); anything else thrown is a bug. */
 export type Answer<T> = { ok: true; value: T } | { ok: false; error: StorageErrorInfo };
 
-interface SessionCache {
-  records: Map<string, StoredExchange>;
-  /** Bumped on every change; an analysis is reused only while it matches. */
-  version: number;
-  analysis: { version: number; result: Promise<Analysis> } | null;
-}
-
 const store = new CaptureStore();
-const sessions = new Map<string, SessionCache>();
-// The demo server's key is known, so its tokens verify on a first visit with no setup.
-let keys: TokenKey[] = [];
-const demo = parseKey(DEMO_STATE_KEY);
-if (demo.ok) keys = [demo.key];
+const sessions = new Map<string, Promise<SessionModel>>();
+const keyring = new Keyring();
+const tokens = new TokenReader(keyring);
+const VERSION = '0.1.0';
 
 async function guard<T>(fn: () => Promise<T>): Promise<Answer<T>> {
   try {
@@ -76,42 +55,31 @@ async function guard<T>(fn: () => Promise<T>): Promise<Answer<T>> {
   }
 }
 
-async function cacheOf(session: string): Promise<SessionCache> {
-  let c = sessions.get(session);
-  if (!c) {
-    const records = new Map<string, StoredExchange>();
-    for await (const page of store.allExchanges(session)) for (const r of page) records.set(r.id, r);
-    // Another call may have loaded it meanwhile; keep the first.
-    c = sessions.get(session) ?? { records, version: 0, analysis: null };
-    sessions.set(session, c);
+function modelOf(session: string): Promise<SessionModel> {
+  let m = sessions.get(session);
+  if (!m) {
+    m = (async () => {
+      const model = new SessionModel();
+      for await (const page of store.allExchanges(session)) model.put(page);
+      return model;
+    })();
+    // A failed load is not cached: the next call tries again.
+    m.catch(() => sessions.delete(session));
+    sessions.set(session, m);
   }
-  return c;
+  return m;
 }
 
-function analysisOf(c: SessionCache): Promise<Analysis> {
-  if (!c.analysis || c.analysis.version !== c.version) {
-    const records = [...c.records.values()].sort((a, b) => a.seq - b.seq);
-    // A live capture is not over: waiting chains stay in-progress, not abandoned.
-    c.analysis = { version: c.version, result: analyze(records, { keys, final: false }) };
-  }
-  return c.analysis.result;
+async function builtOf(session: string) {
+  return (await modelOf(session)).built((url) => keyring.keysFor(serverOf(url)), keyring.version);
 }
 
-function summarize(r: StoredExchange, d: DecodedExchange | undefined): ExchangeSummary {
-  const first = d?.sent.find((m) => m.kind === 'request' || m.kind === 'notification');
-  const p = first?.params;
-  const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : null;
-  return {
-    id: r.id, seq: r.seq, startedAt: r.startedAt, httpMethod: r.request.method, url: r.request.url,
-    method: first?.method ?? null, name, status: r.response?.status ?? null, state: r.state,
-    events: r.response?.events ? r.response.events.length : null,
-  };
+async function rememberKeys(): Promise<void> {
+  await store.setSetting('tokenKeys', keyring.remembered());
 }
 
-function countFindings(findings: readonly Finding[], conversation: string): FindingCounts {
-  const n: FindingCounts = { error: 0, warning: 0, info: 0 };
-  for (const f of findings) if (f.conversation === conversation) n[f.severity] += 1;
-  return n;
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'capture';
 }
 
 const api = {
@@ -119,77 +87,176 @@ const api = {
     return PROTOCOL_VERSION;
   },
 
-  /** Tells the worker these exchanges were written (from capture notices). */
-  changed(session: string, ids: string[]): Promise<Answer<void>> {
+  /**
+   * Called once by the page: `demoServer` is the embedded demo's endpoint (origin + path),
+   * whose key is known; remembered keys are loaded from settings.
+   */
+  async init(opts: { demoServer: string }): Promise<Answer<KeyInfo[]>> {
+    keyring.set(opts.demoServer, DEMO_STATE_KEY, { builtIn: true });
     return guard(async () => {
-      const c = sessions.get(session);
-      if (!c) return; // not loaded yet: the first read loads everything
-      const fresh = await Promise.all(ids.map((id) => store.getExchange(id)));
-      for (const r of fresh) if (r && r.session === session) c.records.set(r.id, r);
-      c.version += 1;
+      for (const k of (await store.getSetting('tokenKeys')) ?? []) keyring.set(k.server, k.text, { remembered: true });
+      return keyring.list();
     });
   },
 
-  /** Drops what is cached for a session (after a clear or an import). */
+  sessions(): Promise<Answer<SessionInfo[]>> {
+    return guard(async () => {
+      const current = (await store.getSetting('captureSession')) ?? null;
+      return (await store.listSessions()).map((s) => ({ id: s.id, name: s.name, createdAt: s.createdAt, capturing: s.id === current }));
+    });
+  },
+
+  /** Tells the worker these exchanges were written (from capture notices). */
+  changed(session: string, ids: string[]): Promise<Answer<void>> {
+    return guard(async () => {
+      const m = sessions.get(session);
+      if (!m) return; // not loaded yet: the first read loads everything
+      const model = await m;
+      const fresh = await Promise.all(ids.map((id) => store.getExchange(id)));
+      model.put(fresh.filter((r): r is StoredExchange => !!r && r.session === session));
+    });
+  },
+
+  /** Drops what is cached for a session (after a clear). */
   forget(session: string): void {
     sessions.delete(session);
   },
 
-  /** A page of the exchange list, in capture order. */
+  /** A page of the exchange list, in capture order (negative offset counts from the end). */
   exchanges(session: string, range: { offset?: number; limit?: number } = {}): Promise<Answer<{ total: number; items: ExchangeSummary[] }>> {
     return guard(async () => {
-      const c = await cacheOf(session);
-      const a = await analysisOf(c);
-      // A negative offset counts from the end: `{ offset: -200 }` is the newest 200.
+      const b = await builtOf(session);
+      const a = b.analysis;
       const want = range.offset ?? 0;
       const offset = want < 0 ? Math.max(0, a.records.length + want) : want;
       const limit = Math.max(1, range.limit ?? 200);
-      const items = a.records.slice(offset, offset + limit).map((r, i) => summarize(r as StoredExchange, a.decoded[offset + i]));
+      const items = a.records.slice(offset, offset + limit).map((r, i): ExchangeSummary => {
+        const d = a.decoded[offset + i];
+        const first = d?.sent.find((m) => m.kind === 'request' || m.kind === 'notification');
+        const p = first?.params;
+        const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : null;
+        return {
+          id: r.id, seq: r.seq, startedAt: r.startedAt, httpMethod: r.request.method, url: r.request.url,
+          method: first?.method ?? null, name, status: r.response?.status ?? null, state: r.state,
+          events: r.response?.events ? r.response.events.length : null,
+        };
+      });
       return { total: a.records.length, items };
     });
   },
 
-  conversations(session: string): Promise<Answer<ConversationSummary[]>> {
+  /** The conversation list (summaries only) through a typed filter, with status-bar counts. */
+  conversations(session: string, filter = ''): Promise<Answer<ConversationList>> {
+    return guard(async () => listOf(await builtOf(session), filter));
+  },
+
+  /** The thread view of one conversation. */
+  conversation(session: string, id: string): Promise<Answer<ConversationView | null>> {
     return guard(async () => {
-      const a = await analysisOf(await cacheOf(session));
-      return a.conversations.map((c) => ({
-        id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
-        findings: countFindings(a.findings, c.id), firstSeq: c.exchanges[0] ?? -1,
-      }));
+      const b = await builtOf(session);
+      const hit = b.byId.get(id);
+      return hit ? conversationView(hit.conversation, b.index, tokens) : null;
     });
   },
 
-  conversation(session: string, id: string): Promise<Answer<ConversationDetail | null>> {
+  /** The detail pane of one exchange; `full` lifts the body size cut ("show all"). */
+  exchangeView(session: string, id: string, full = false): Promise<Answer<ExchangeView | null>> {
     return guard(async () => {
-      const a = await analysisOf(await cacheOf(session));
-      const conversation = a.conversations.find((c) => c.id === id);
-      if (!conversation) return null;
-      const seqs = new Set(conversation.exchanges);
-      return {
-        conversation,
-        decoded: a.decoded.filter((d) => seqs.has(d.seq)),
-        findings: a.findings.filter((f) => f.conversation === id),
-      };
+      const b = await builtOf(session);
+      const i = b.analysis.records.findIndex((r) => r.id === id);
+      return i < 0 ? null : exchangeView(b.analysis.records[i], b.analysis.decoded[i], full);
     });
   },
 
-  /** The raw record, for the detail pane. */
+  /** The raw record. */
   exchange(id: string): Promise<Answer<StoredExchange | null>> {
     return guard(async () => (await store.getExchange(id)) ?? null);
   },
 
-  /** Replaces the verification keys (text as typed: utf-8, hex:…, base64:…). */
-  setKeys(texts: string[]): { errors: string[] } {
-    const errors: string[] = [];
-    const next: TokenKey[] = [];
-    for (const t of texts) {
-      const k = parseKey(t);
-      if (k.ok) next.push(k.key);
-      else errors.push(k.error);
+  rules(): RuleInfo[] {
+    return ALL_RULES.map((r) => ({ id: r.id, severity: r.severity, clause: r.clause, title: r.title, tier: r.tier }));
+  },
+
+  keys(): KeyInfo[] {
+    return keyring.list();
+  },
+
+  /**
+   * Sets the verification key for a server (empty text removes it). Kept in memory; with
+   * `remember`, also in IndexedDB settings. The answer never contains the key.
+   */
+  async setKey(server: string, text: string, remember: boolean): Promise<{ ok: boolean; error?: string; keys: KeyInfo[] }> {
+    const r = keyring.set(server, text, { remembered: remember });
+    if (!r.ok) return { ok: false, error: r.error, keys: keyring.list() };
+    try {
+      await rememberKeys();
+    } catch (err) {
+      const why = err instanceof StorageError ? err.message : 'unexpected storage error';
+      return { ok: false, error: `The key is set for this visit but could not be remembered: ${why}`, keys: keyring.list() };
     }
-    keys = next;
-    for (const c of sessions.values()) c.version += 1;
-    return { errors };
+    return { ok: true, keys: keyring.list() };
+  },
+
+  /**
+   * Reads a HAR or JSONL file into a new capture session. A damaged file is refused with
+   * what was skipped and how many entries are readable, unless `allowPartial`.
+   */
+  async importFile(text: string, fileName: string, allowPartial = false): Promise<Answer<ImportAnswer>> {
+    return guard(async (): Promise<ImportAnswer> => {
+      const prefix = crypto.randomUUID().slice(0, 8);
+      const got = importCapture(text, { allowPartial, idPrefix: prefix });
+      const skippedOf = (s: { where: string; message: string }[]) => s.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));
+      if (!got.ok) {
+        const retry = got.skipped.length ? importCapture(text, { allowPartial: true, idPrefix: prefix }) : null;
+        return {
+          ok: false, message: got.error.message, where: got.error.where, skipped: skippedOf(got.skipped),
+          readable: retry?.ok ? retry.exchanges.length : null,
+        };
+      }
+      const s = await store.createSession(fileName);
+      // Imported ids must not collide with another import of the same file.
+      const records: StoredExchange[] = got.exchanges.map((r, i) => ({ ...r, id: r.id.startsWith(`${prefix}-`) ? r.id : `${prefix}-${r.id}`, seq: i, session: s.id }));
+      for (const r of records) if (r.derivedFrom !== undefined && !r.derivedFrom.startsWith(`${prefix}-`)) r.derivedFrom = `${prefix}-${r.derivedFrom}`;
+      await store.putExchanges(records);
+      sessions.set(s.id, Promise.resolve(new SessionModel(records)));
+      return {
+        ok: true, session: { id: s.id, name: s.name, createdAt: s.createdAt, capturing: false },
+        count: records.length, skipped: skippedOf(got.skipped), notes: got.notes,
+      };
+    });
+  },
+
+  /**
+   * A session (or the filtered view) as HAR or JSONL text. Sanitised unless `keepSecrets`:
+   * credentials, cookies, API-key headers and every user-entered key are redacted.
+   */
+  exportCapture(session: string, opts: { format: 'har' | 'jsonl'; filter?: string; keepSecrets?: boolean; name?: string }): Promise<Answer<{ text: string; count: number; fileName: string }>> {
+    return guard(async () => {
+      const { records } = recordsOf(await builtOf(session), opts.filter ?? '');
+      const sanitize = !opts.keepSecrets;
+      const secrets = keyring.secretsForRedaction();
+      const text = opts.format === 'har' ? exportHar(records, { sanitize, secrets }) : exportJsonl(records, { sanitize, secrets });
+      return { text, count: records.length, fileName: `${safeName(opts.name ?? 'capture')}.${opts.format === 'har' ? 'har' : 'jsonl'}` };
+    });
+  },
+
+  /** Findings of the session (or the filtered view) as SARIF 2.1.0 text. */
+  exportSarif(session: string, opts: { filter?: string; name?: string } = {}): Promise<Answer<{ text: string; count: number; fileName: string }>> {
+    return guard(async () => {
+      const { findings } = recordsOf(await builtOf(session), opts.filter ?? '');
+      const name = safeName(opts.name ?? 'capture');
+      return { text: JSON.stringify(sarifReport(findings, ALL_RULES, name, VERSION), null, 2), count: findings.length, fileName: `${name}.sarif` };
+    });
+  },
+
+  /** One exchange's request as a cURL command or a fetch() call (sanitised unless asked). */
+  copyAs(session: string, id: string, kind: 'curl' | 'fetch', keepSecrets = false): Promise<Answer<string | null>> {
+    return guard(async () => {
+      const r = (await modelOf(session)).records.get(id);
+      if (!r) return null;
+      const opts = { sanitize: !keepSecrets, secrets: keyring.secretsForRedaction() };
+      return kind === 'curl' ? toCurl(r, opts) : toFetch(r, opts);
+    });
   },
 };
 

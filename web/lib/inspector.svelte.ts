@@ -1,16 +1,22 @@
-// The page's state: the service worker link, watched targets, and the live lists that
-// the analysis worker computes. Views read the getters and call the verbs.
+// The page's state: the service worker link, watched targets, capture sessions (live and
+// imported), the record / preserve-log switches, and the devtools view of the session on
+// screen. Views read the getters and call the verbs.
 //
 // Race, written down: capture notices can arrive before the first list load finishes,
 // and several arrive per exchange. Ids are collected into a set and flushed by one
-// refresh at a time; a notice during a refresh schedules exactly one more.
-import type { ConversationSummary, ExchangeSummary } from '../../worker/facade.js';
-import { CaptureStore, StorageError, type SessionRecord, type TargetRecord } from '../../worker/storage/index.js';
+// refresh at a time; a notice during a refresh schedules exactly one more. Notices are for
+// the capture session; while another session is on screen they are folded in when the
+// user switches back (the worker re-reads a session it has not cached).
+import type { ExchangeSummary, ImportAnswer, SessionInfo } from '../../worker/facade.js';
+import { CaptureStore, StorageError, type TargetRecord } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
+import { RELAY_FORWARD } from '../sw/watch-list.js';
 import { startAnalysisWorker, type Analysis } from './analysis-client.js';
 import { callTool, DEMO_ENDPOINT, DEMO_TOOL } from './demo-call.js';
+import { Devtools } from './devtools.svelte.js';
+import { Draft } from './draft.svelte.js';
 import { SwLink } from './sw-link.js';
-import { RELAY_FORWARD } from '../sw/watch-list.js';
+import { Transfer } from './transfer.svelte.js';
 
 export type CaptureStatus = 'starting' | 'capturing' | 'failed';
 const LIST_LIMIT = 200;
@@ -21,8 +27,11 @@ export class Inspector {
   #notices = $state<string[]>([]);
   #targets = $state.raw<TargetRecord[]>([]);
   #exchanges = $state.raw<ExchangeSummary[]>([]);
-  #conversations = $state.raw<ConversationSummary[]>([]);
-  #session = $state.raw<SessionRecord | null>(null);
+  #sessions = $state.raw<SessionInfo[]>([]);
+  #capturing = $state<string | null>(null);
+  #viewing = $state<string | null>(null);
+  #recording = $state(true);
+  #preserveLog = $state(false);
   #lastCall = $state<string | null>(null);
 
   readonly #store = new CaptureStore();
@@ -33,30 +42,46 @@ export class Inspector {
   #refreshing: Promise<void> | null = null;
   #again = false;
 
+  readonly view = new Devtools(() => this.#analysis?.api ?? null, () => this.#viewing);
+  readonly transfer = new Transfer(this);
+  readonly draft = new Draft((msg) => this.say(msg));
+
   get status(): CaptureStatus { return this.#status; }
   get notices(): readonly string[] { return this.#notices; }
   get targets(): readonly TargetRecord[] { return this.#targets; }
   get exchanges(): readonly ExchangeSummary[] { return this.#exchanges; }
-  get conversations(): readonly ConversationSummary[] { return this.#conversations; }
-  get session(): SessionRecord | null { return this.#session; }
+  get sessions(): readonly SessionInfo[] { return this.#sessions; }
+  get viewing(): string | null { return this.#viewing; }
+  get session(): SessionInfo | null { return this.#sessions.find((s) => s.id === this.#viewing) ?? null; }
+  get recording(): boolean { return this.#recording; }
+  get preserveLog(): boolean { return this.#preserveLog; }
   get lastCall(): string | null { return this.#lastCall; }
+  get api(): Analysis | null { return this.#analysis?.api ?? null; }
 
   async start(): Promise<void> {
     this.#analysis = startAnalysisWorker();
     this.#channel = new BroadcastChannel(CAPTURE_CHANNEL);
     this.#channel.onmessage = (e: MessageEvent<CaptureNotice>) => this.#onNotice(e.data);
     try {
-      this.#session = await this.#store.currentSession();
+      const init = await this.#analysis.api.init({ demoServer: new URL(DEMO_ENDPOINT, location.href).href });
+      if (!init.ok) this.say(init.error.message);
+      const current = await this.#store.currentSession();
+      this.#capturing = current.id;
+      this.#viewing = current.id;
+      this.#recording = (await this.#store.getSetting('recording')) ?? true;
+      this.#preserveLog = (await this.#store.getSetting('preserveLog')) ?? false;
+      await this.loadSessions();
       this.#targets = await this.#store.listTargets();
+      void this.view.loadStatic();
       void this.refresh();
       void this.#syncRelay(this.#targets);
       const { link, notice } = await SwLink.start();
       this.#link = link;
-      if (notice) this.#say(notice);
+      if (notice) this.say(notice);
       this.#status = 'capturing';
     } catch (err) {
       this.#status = 'failed';
-      this.#say(err instanceof Error ? err.message : String(err));
+      this.say(err instanceof Error ? err.message : String(err));
     }
   }
 
@@ -66,13 +91,35 @@ export class Inspector {
     this.#store.close();
   }
 
+  async loadSessions(): Promise<void> {
+    const got = await this.#analysis?.api.sessions();
+    if (got?.ok) this.#sessions = got.value;
+    else if (got) this.say(got.error.message);
+  }
+
+  /** Shows another session (live or imported). */
+  async viewSession(id: string): Promise<void> {
+    if (id === this.#viewing) return;
+    this.#viewing = id;
+    this.view.reset();
+    this.#exchanges = [];
+    await this.refresh();
+  }
+
+  /** Shows a session that was just created (an import), after re-reading the session list. */
+  async showNewSession(s: SessionInfo): Promise<void> {
+    await this.loadSessions();
+    if (!this.#sessions.some((x) => x.id === s.id)) this.#sessions = [...this.#sessions, s];
+    await this.viewSession(s.id);
+  }
+
   async addTarget(url: string, viaRelay = false): Promise<boolean> {
     let parsed: URL;
     try {
       parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
     } catch {
-      this.#say(`"${url}" is not an http(s) URL; enter the MCP endpoint, e.g. http://localhost:3000/mcp.`);
+      this.say(`"${url}" is not an http(s) URL; enter the MCP endpoint, e.g. http://localhost:3000/mcp.`);
       return false;
     }
     return this.#guard(async () => {
@@ -95,8 +142,59 @@ export class Inspector {
     this.#lastCall = (await callTool(url, tool)).summary;
   }
 
+  /** The record toggle: the service worker stops (or resumes) recording watched traffic. */
+  async setRecording(on: boolean): Promise<void> {
+    const ok = await this.#guard(async () => {
+      await this.#store.setSetting('recording', on);
+      await this.#link?.ask({ type: 'targets-changed' });
+    });
+    if (ok) this.#recording = on;
+  }
+
+  async setPreserveLog(on: boolean): Promise<void> {
+    if (await this.#guard(() => this.#store.setSetting('preserveLog', on))) this.#preserveLog = on;
+  }
+
+  /**
+   * Clear: with "preserve log" the current capture is kept as a session of its own and
+   * recording continues into a new one; without it, the session on screen is emptied.
+   */
+  async clear(): Promise<void> {
+    const api = this.#analysis?.api;
+    if (!api || !this.#viewing) return;
+    if (this.#preserveLog) {
+      await this.#guard(async () => {
+        const s = await this.#store.createSession(`Session ${this.#sessions.length + 1}`);
+        await this.#store.setCurrentSession(s.id);
+        await this.#link?.ask({ type: 'session-changed' });
+        this.#capturing = s.id;
+        await this.loadSessions();
+        await this.viewSession(s.id);
+      });
+      return;
+    }
+    const id = this.#viewing;
+    await this.#guard(async () => {
+      await this.#store.clearExchanges(id);
+      api.forget(id);
+      this.view.reset();
+      this.#exchanges = [];
+      await this.refresh();
+    });
+  }
+
   dismiss(index: number): void {
     this.#notices = this.#notices.filter((_, i) => i !== index);
+  }
+
+  say(message: string): void {
+    this.#notices = [...this.#notices, message];
+  }
+
+  /** Shows the outcome of an import. */
+  reportImport(a: Extract<ImportAnswer, { ok: true }>, fileName: string): void {
+    const skipped = a.skipped.length ? `; skipped ${a.skipped.length}: ${a.skipped.slice(0, 3).map((s) => `${s.where} (${s.message})`).join('; ')}` : '';
+    this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`);
   }
 
   /** Re-reads the lists from the analysis worker, folding in noticed changes. */
@@ -117,26 +215,30 @@ export class Inspector {
 
   async #refreshOnce(): Promise<void> {
     const api = this.#analysis?.api;
-    const session = this.#session?.id;
+    const session = this.#viewing;
     if (!api || !session) return;
     const ids = [...this.#pending];
     this.#pending.clear();
-    if (ids.length) {
-      const c = await api.changed(session, ids);
-      if (!c.ok) this.#say(c.error.message);
+    if (ids.length && this.#capturing) {
+      const c = await api.changed(this.#capturing, ids);
+      if (!c.ok) this.say(c.error.message);
     }
     const ex = await api.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
     if (ex.ok) this.#exchanges = ex.value.items;
-    else this.#say(ex.error.message);
-    const conv = await api.conversations(session);
-    if (conv.ok) this.#conversations = conv.value;
-    else this.#say(conv.error.message);
+    else this.say(ex.error.message);
+    await this.view.reload();
   }
 
   #onNotice(n: CaptureNotice): void {
-    if (n.type === 'storage-error') this.#say(`Capture not saved: ${n.error.message}`);
+    if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
     if (n.id) this.#pending.add(n.id);
-    void this.refresh();
+    if (this.#viewing === this.#capturing) void this.refresh();
+    else if (this.#pending.size && this.#capturing) {
+      // Not on screen: tell the worker now, so the session is current when shown.
+      const ids = [...this.#pending];
+      this.#pending.clear();
+      void this.#analysis?.api.changed(this.#capturing, ids);
+    }
   }
 
   async #targetsChanged(): Promise<void> {
@@ -157,7 +259,7 @@ export class Inspector {
         body: JSON.stringify(targets.map((t) => ({ id: t.id, url: t.url }))),
       });
       if (!res.ok && res.status !== 404 && targets.some((t) => t.viaRelay)) {
-        this.#say(`The relay refused the target list (HTTP ${res.status}): ${(await res.text()).slice(0, 300)}`);
+        this.say(`The relay refused the target list (HTTP ${res.status}): ${(await res.text()).slice(0, 300)}`);
       }
     } catch {
       // No relay reachable: only "via relay" targets need it, and their calls will say so.
@@ -169,12 +271,8 @@ export class Inspector {
       await fn();
       return true;
     } catch (err) {
-      this.#say(err instanceof StorageError ? err.message : `Unexpected error: ${String(err)}`);
+      this.say(err instanceof StorageError ? err.message : `Unexpected error: ${String(err)}`);
       return false;
     }
-  }
-
-  #say(message: string): void {
-    this.#notices = [...this.#notices, message];
   }
 }

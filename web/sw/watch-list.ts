@@ -16,6 +16,8 @@ export function endpointKey(url: URL): string {
 export class WatchList {
   #keys: Set<string> | null = null;
   #relayed = new Set<string>();
+  /** The record toggle is off: nothing is tapped, not even the Console. */
+  #paused = false;
   #loading: Promise<void> | null = null;
   readonly #store: CaptureStore;
   readonly #origin: string;
@@ -30,16 +32,18 @@ export class WatchList {
    * was told the list changed), and the caller must `load()` before deciding.
    */
   match(url: URL): boolean | null {
-    if (url.origin === this.#origin && url.pathname === CONSOLE_PATH) return true;
     if (!this.#keys) return null;
+    if (this.#paused) return false;
+    if (url.origin === this.#origin && url.pathname === CONSOLE_PATH) return true;
     if (this.#keys.has(endpointKey(url))) return true;
     return url.origin === this.#origin && this.#isRelayed(url);
   }
 
   /** Reads the list from IndexedDB (one read shared by concurrent callers). */
   load(): Promise<void> {
-    this.#loading ??= this.#store.listTargets().then(
-      (targets) => {
+    this.#loading ??= Promise.all([this.#store.listTargets(), this.#store.getSetting('recording')]).then(
+      ([targets, recording]) => {
+        this.#paused = recording === false;
         this.#set(targets);
         this.#loading = null;
       },

@@ -1,0 +1,133 @@
+// Files in and out: import by picker or drop (a damaged file asks before importing the
+// readable part), export of the session or the filtered view (HAR / JSONL, sanitised unless
+// the user keeps secrets), findings as SARIF, an exchange copied as cURL or fetch, and the
+// token keys. The worker does every bit of reading and writing; this only moves text.
+import type { Inspector } from './inspector.svelte.js';
+import { saveText } from './download.js';
+
+/** A file that could not be imported whole, waiting for the user's answer. */
+export interface PartialImport {
+  fileName: string;
+  text: string;
+  message: string;
+  skipped: { where: string; message: string }[];
+  readable: number;
+}
+
+export type ExportScope = 'session' | 'filtered';
+
+export class Transfer {
+  #partial = $state.raw<PartialImport | null>(null);
+  #busy = $state(false);
+  #copied = $state.raw<{ kind: string; text: string } | null>(null);
+  #keyError = $state<string | null>(null);
+  readonly #app: Inspector;
+
+  constructor(app: Inspector) {
+    this.#app = app;
+  }
+
+  get partial(): PartialImport | null { return this.#partial; }
+  get busy(): boolean { return this.#busy; }
+  get copied(): { kind: string; text: string } | null { return this.#copied; }
+  get keyError(): string | null { return this.#keyError; }
+
+  /** Imports a HAR or JSONL file into a new session and shows it. */
+  async importFile(file: File): Promise<void> {
+    const api = this.#app.api;
+    if (!api || this.#busy) return;
+    this.#busy = true;
+    try {
+      const text = await file.text();
+      await this.#import(text, file.name, false);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** The user's answer to "import the readable part?". */
+  async answerPartial(yes: boolean): Promise<void> {
+    const p = this.#partial;
+    this.#partial = null;
+    if (!p || !yes) {
+      if (p) this.#app.say(`Nothing imported from ${p.fileName}.`);
+      return;
+    }
+    this.#busy = true;
+    try {
+      await this.#import(p.text, p.fileName, true);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #import(text: string, fileName: string, allowPartial: boolean): Promise<void> {
+    const api = this.#app.api;
+    if (!api) return;
+    const got = await api.importFile(text, fileName, allowPartial);
+    if (!got.ok) {
+      this.#app.say(`Import failed: ${got.error.message}`);
+      return;
+    }
+    const a = got.value;
+    if (a.ok) {
+      this.#app.reportImport(a, fileName);
+      await this.#app.showNewSession(a.session);
+      return;
+    }
+    if (a.readable !== null && a.readable > 0) {
+      this.#partial = { fileName, text, message: a.message, skipped: a.skipped, readable: a.readable };
+      return;
+    }
+    this.#app.say(`${fileName} could not be imported: ${a.message}`);
+  }
+
+  /** Saves the session (or the filtered view) as HAR or JSONL. */
+  async exportCapture(format: 'har' | 'jsonl', scope: ExportScope, keepSecrets: boolean): Promise<void> {
+    const api = this.#app.api;
+    const s = this.#app.session;
+    if (!api || !s) return;
+    const filter = scope === 'filtered' ? this.#app.view.filter : '';
+    const got = await api.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
+    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`);
+    saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
+  }
+
+  async exportSarif(scope: ExportScope): Promise<void> {
+    const api = this.#app.api;
+    const s = this.#app.session;
+    if (!api || !s) return;
+    const got = await api.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
+    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`);
+    saveText(got.value.text, got.value.fileName, 'application/sarif+json');
+  }
+
+  /** Copies the exchange's request as cURL or fetch (sanitised), and shows what was copied. */
+  async copyAs(exchangeId: string, kind: 'curl' | 'fetch'): Promise<void> {
+    const api = this.#app.api;
+    const s = this.#app.viewing;
+    if (!api || !s) return;
+    const got = await api.copyAs(s, exchangeId, kind);
+    if (!got.ok) return this.#app.say(got.error.message);
+    if (got.value === null) return;
+    this.#copied = { kind: kind === 'curl' ? 'cURL' : 'fetch', text: got.value };
+    try {
+      await navigator.clipboard.writeText(got.value);
+    } catch {
+      // No clipboard permission: the text stays shown, selectable.
+    }
+  }
+
+  dismissCopied(): void { this.#copied = null; }
+
+  /** Sets the key for a server; the views re-read so `verified` shows at once. */
+  async setKey(server: string, text: string, remember: boolean): Promise<boolean> {
+    const api = this.#app.api;
+    if (!api) return false;
+    const r = await api.setKey(server, text, remember);
+    this.#app.view.setKeys(r.keys);
+    this.#keyError = r.ok ? null : (r.error ?? 'The key was not accepted.');
+    await this.#app.view.reload();
+    return r.ok;
+  }
+}

@@ -1,0 +1,162 @@
+// One capture session as the worker holds it: the records (the source of truth), the
+// analysis derived from them, and the list rows, rebuilt only when either changed.
+// Filtering runs here over the cached analysis; the page gets rows, never traffic.
+import { analyze, type Analysis } from '../analysis.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
+import type { StoredExchange } from '../storage/index.js';
+import type { TokenKey } from '../tokens/index.js';
+import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
+import type { ConversationList, ConversationSummary, FilterState, FindingCounts } from './types.js';
+
+/** Everything derived from one version of the records. */
+export interface Built {
+  analysis: Analysis;
+  index: AnalysisIndex;
+  rows: ConversationSummary[];
+  byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
+  /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
+  loose: Finding[];
+}
+
+function counts(findings: readonly Finding[] | undefined): FindingCounts {
+  const n: FindingCounts = { error: 0, warning: 0, info: 0 };
+  for (const f of findings ?? []) n[f.severity] += 1;
+  return n;
+}
+
+function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
+  const first = c.rounds[0];
+  const lastSeq = c.exchanges[c.exchanges.length - 1];
+  let end: number | null = null;
+  for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
+  const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
+  return {
+    id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
+    findings: counts(index.findingsByConversation.get(c.id)),
+    firstSeq: c.exchanges[0] ?? -1,
+    startedAt,
+    durationMs: end !== null ? Math.max(0, end - startedAt) : null,
+    hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
+    ambiguous: c.rounds.some((r) => r.link === 'ambiguous'),
+    httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
+  };
+}
+
+export class SessionModel {
+  readonly records = new Map<string, StoredExchange>();
+  /** Bumped on every change of the records. */
+  version = 0;
+  #built: { version: number; keys: number; result: Promise<Built> } | null = null;
+
+  constructor(records: Iterable<StoredExchange> = []) {
+    for (const r of records) this.records.set(r.id, r);
+  }
+
+  put(records: Iterable<StoredExchange>): void {
+    for (const r of records) this.records.set(r.id, r);
+    this.version += 1;
+  }
+
+  /** The analysis for the current records and keys (shared by concurrent callers). */
+  built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
+    const b = this.#built;
+    if (b && b.version === this.version && b.keys === keysVersion) return b.result;
+    const records = [...this.records.values()].sort((x, y) => x.seq - y.seq);
+    // A live capture is not over: waiting chains stay in-progress, not abandoned.
+    // Each token is verified with its own server's key only: the demo key must not make
+    // every other server's tokens read as forged.
+    const result = analyze(records, { keysFor, final: false }).then((analysis) => {
+      const index = indexAnalysis(analysis);
+      const rows: ConversationSummary[] = [];
+      const byId = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
+      for (const c of analysis.conversations) {
+        const row = summarize(c, index);
+        rows.push(row);
+        byId.set(c.id, { conversation: c, row });
+      }
+      rows.sort((x, y) => x.firstSeq - y.firstSeq);
+      return { analysis, index, rows, byId, loose: analysis.findings.filter((f) => f.conversation === null) };
+    });
+    this.#built = { version: this.version, keys: keysVersion, result };
+    return result;
+  }
+}
+
+/** The records and decoded exchanges of one conversation, in capture order. */
+function partsOf(c: Conversation, b: Built): { records: ExchangeRecord[]; decoded: DecodedExchange[] } {
+  const records: ExchangeRecord[] = [];
+  const decoded: DecodedExchange[] = [];
+  for (const seq of c.exchanges) {
+    const e = b.index.bySeq.get(seq);
+    if (e) {
+      records.push(e.record);
+      decoded.push(e.decoded);
+    }
+  }
+  return { records, decoded };
+}
+
+/** The conversations a filter text lets through (all of them for a blank or broken filter). */
+export function applyFilter(b: Built, filterText: string): { shown: Conversation[]; filter: FilterState; terms: FilterTerm[] } {
+  const all = b.rows.map((r) => b.byId.get(r.id)!.conversation);
+  if (filterText.trim() === '') return { shown: all, filter: { ok: true }, terms: [] };
+  const parsed = parseFilter(filterText);
+  if (!parsed.ok) return { shown: all, filter: { ok: false, message: parsed.error.message, at: parsed.error.at }, terms: [] };
+  const shown = all.filter((conversation) =>
+    matchesFilter(parsed.terms, {
+      conversation,
+      findings: b.index.findingsByConversation.get(conversation.id) ?? [],
+      text: () => {
+        const p = partsOf(conversation, b);
+        return searchText(p.records, p.decoded);
+      },
+    }));
+  return { shown, filter: { ok: true }, terms: parsed.terms };
+}
+
+/** The list answer: rows of the shown conversations and the status bar counts. */
+export function listOf(b: Built, filterText: string): ConversationList {
+  const { shown, filter, terms } = applyFilter(b, filterText);
+  const filtered = terms.length > 0;
+  const items = shown.map((c) => b.byId.get(c.id)!.row);
+  let exchanges = 0;
+  let errors = 0;
+  let warnings = 0;
+  for (const row of items) {
+    errors += row.findings.error;
+    warnings += row.findings.warning;
+  }
+  if (filtered) {
+    const seen = new Set<number>();
+    for (const c of shown) for (const s of c.exchanges) seen.add(s);
+    exchanges = seen.size;
+  } else {
+    exchanges = b.analysis.records.length;
+    for (const f of b.loose) {
+      if (f.severity === 'error') errors += 1;
+      else if (f.severity === 'warning') warnings += 1;
+    }
+  }
+  return {
+    items,
+    filter,
+    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered },
+  };
+}
+
+/** The records of the shown conversations (for exporting a filtered view), in capture order. */
+export function recordsOf(b: Built, filterText: string): { records: ExchangeRecord[]; findings: Finding[] } {
+  const { shown, terms } = applyFilter(b, filterText);
+  if (terms.length === 0) return { records: [...b.analysis.records], findings: b.analysis.findings };
+  const seqs = new Set<number>();
+  const ids = new Set<string>();
+  for (const c of shown) {
+    ids.add(c.id);
+    for (const s of c.exchanges) seqs.add(s);
+  }
+  return {
+    records: b.analysis.records.filter((r) => seqs.has(r.seq)),
+    findings: b.analysis.findings.filter((f) => f.conversation !== null && ids.has(f.conversation)),
+  };
+}

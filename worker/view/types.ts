@@ -1,0 +1,222 @@
+// What the analysis worker answers the devtools page with: list rows (summaries), and
+// details fetched by id. Plain, structured-cloneable data; the page imports these as
+// types only and never parses traffic itself.
+import type { RoundDiff } from '../diff/round-diff.js';
+import type {
+  ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, RoundLink, RoundOutcome, Severity, TokenReading,
+} from '../protocol.js';
+
+export interface FindingCounts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+/** One row of the conversation list. */
+export interface ConversationSummary {
+  id: string;
+  method: string;
+  name: string | null;
+  era: Era;
+  rounds: number;
+  status: ConversationStatus;
+  findings: FindingCounts;
+  /** seq of its first exchange, for stable ordering. */
+  firstSeq: number;
+  /** Epoch ms of the first request. */
+  startedAt: number;
+  /** First request to last answer, in ms; null while nothing answered. */
+  durationMs: number | null;
+  /** Some round sent or received a requestState. */
+  hasState: boolean;
+  /** Some round was linked `ambiguous`. */
+  ambiguous: boolean;
+  /** HTTP status of the last exchange, when it has one. */
+  httpStatus: number | null;
+}
+
+/** What the status bar counts (over the shown view). */
+export interface ListStats {
+  conversations: number;
+  exchanges: number;
+  errors: number;
+  warnings: number;
+  /** The whole session, before filtering. */
+  totalConversations: number;
+  filtered: boolean;
+}
+
+export type FilterState = { ok: true } | { ok: false; message: string; at: number } | { ok: 'unavailable'; message: string };
+
+export interface ConversationList {
+  items: ConversationSummary[];
+  stats: ListStats;
+  filter: FilterState;
+}
+
+/** One input request of an `input_required` answer, whole (for cards). */
+export interface InputRequestView {
+  key: string;
+  method: string;
+  params: Record<string, unknown> | null;
+  /** The value this key got in the next round's `inputResponses`, when it was answered. */
+  answer?: unknown;
+}
+
+export interface TokenView {
+  /** Which server minted it: origin + path of the exchange. */
+  server: string;
+  /** A key is configured for that server. */
+  keyConfigured: boolean;
+  reading: TokenReading;
+  /** The token text, cut to a readable length (whole when short). */
+  text: string;
+  length: number;
+}
+
+export interface LegacyView {
+  method: string;
+  id: JsonRpcId;
+  t: number;
+  stream: MessageStream;
+  params: Record<string, unknown> | null;
+  /** Seq of the exchange carrying the client's answer, and its status. */
+  answeredIn?: number;
+  answerStatus?: number;
+  answer?: unknown;
+}
+
+/** One round of the thread view. */
+export interface RoundView {
+  index: number;
+  /** seq and id of the exchange that carried it. */
+  exchange: number;
+  exchangeId: string;
+  requestId: JsonRpcId;
+  outcome: RoundOutcome;
+  link: RoundLink;
+  linkReason?: string;
+  candidates?: string[];
+  parent: number | null;
+  sentAt: number;
+  answeredAt: number | null;
+  /** ms between the parent round's answer and this request; null for a first round. */
+  gapMs: number | null;
+  httpStatus: number | null;
+  params: Record<string, unknown> | null;
+  inputResponses: Record<string, unknown> | null;
+  inputRequests: InputRequestView[] | null;
+  stateSent: TokenView | null;
+  stateIssued: TokenView | null;
+  /** The final result (complete), or the JSON-RPC error. */
+  result: Record<string, unknown> | null;
+  error: { code: number; message: string; data?: unknown } | null;
+  legacy: LegacyView[];
+  diff: RoundDiff | null;
+  /** Findings about this round's exchange. */
+  findings: number;
+}
+
+/** A finding with its rule's text, for the Findings tab. */
+export interface FindingView extends Finding {
+  title: string;
+  tier: 1 | 2 | null;
+}
+
+export interface ConversationView {
+  id: string;
+  method: string;
+  name: string | null;
+  era: Era;
+  status: ConversationStatus;
+  client: string | null;
+  replayOf?: string;
+  rounds: RoundView[];
+  findings: FindingView[];
+}
+
+/** A header with MCP ones marked and checked against the body. */
+export interface HeaderView {
+  name: string;
+  value: string;
+  mcp: boolean;
+  /** For MCP headers that mirror the body: does the body agree? */
+  check?: { ok: boolean; message: string };
+}
+
+/** A body shown as text: JSON pretty-printed, cut at a size unless asked for all. */
+export interface BodyView {
+  text: string;
+  /** Characters in the whole body. */
+  length: number;
+  truncated: boolean;
+  json: boolean;
+}
+
+export interface EventView {
+  t: number;
+  /** ms since the response head arrived. */
+  sinceHead: number;
+  event?: string;
+  id?: string;
+  data: BodyView;
+}
+
+export interface TimingView {
+  startedAt: number;
+  receivedAt: number | null;
+  endedAt: number | null;
+  /** Request sent → response head. */
+  waitMs: number | null;
+  /** Response head → end of body. */
+  receiveMs: number | null;
+  totalMs: number | null;
+}
+
+export interface ExchangeView {
+  id: string;
+  seq: number;
+  url: string;
+  httpMethod: string;
+  status: number | null;
+  statusText: string | null;
+  state: ExchangeState;
+  error: string | null;
+  era: Era;
+  source: string;
+  requestHeaders: HeaderView[];
+  responseHeaders: HeaderView[];
+  request: BodyView | null;
+  response: BodyView | null;
+  events: EventView[] | null;
+  tail: string | null;
+  problems: { part: string; message: string; at?: number }[];
+  timing: TimingView;
+}
+
+export interface RuleInfo {
+  id: string;
+  severity: Severity;
+  clause: string;
+  title: string;
+  tier: 1 | 2;
+}
+
+export interface SessionInfo {
+  id: string;
+  name: string;
+  createdAt: number;
+  /** The tap records into this one. */
+  capturing: boolean;
+}
+
+export type ImportAnswer =
+  | { ok: true; session: SessionInfo; count: number; skipped: { where: string; message: string }[]; notes: string[] }
+  | { ok: false; message: string; where: string; skipped: { where: string; message: string }[]; readable: number | null };
+
+export interface KeyInfo {
+  server: string;
+  remembered: boolean;
+  /** Set by the app itself (the demo server), not by the user. */
+  builtIn: boolean;
+}
