@@ -14,6 +14,7 @@ import { sarifReport } from '../worker/report/sarif.js';
 import { junitReport } from '../worker/report/junit.js';
 import { textReport } from '../worker/report/text.js';
 import { parseCommand, USAGE } from './args.js';
+import { runReplayCommand } from './replay.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -28,6 +29,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'help': process.stdout.write(USAGE); return 0;
     case 'version': process.stdout.write(version() + '\n'); return 0;
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${cmd.message}\n\n${USAGE}`); return 2;
+    case 'replay': return runReplayCommand(cmd, version());
   }
 
   const keys: TokenKey[] = [];
@@ -55,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   for (const s of imported.skipped) process.stderr.write(`mrtr-inspector: skipped ${s.where}: ${s.message}\n`);
 
-  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, lean: true });
+  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound });
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
   let chunks: Iterable<string>;
   switch (cmd.format) {

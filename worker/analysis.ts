@@ -24,24 +24,12 @@ export interface AnalyzeOptions {
   final?: boolean;
   /** Rules to run; every shipped rule by default. */
   rules?: readonly Rule[];
-  /**
-   * Keep no decoded messages: exchanges are decoded for threading and again, on demand
-   * (through a small cache), for the lint rules; `Analysis.decoded` is then empty. For
-   * hosts that only want conversations and findings, like the CLI: decoded message trees
-   * are two to three times the size of the bodies, so this more than halves peak memory
-   * on big captures, for the price of parsing each body twice.
-   */
-  lean?: boolean;
 }
-
-/** Decoded exchanges the lint rules can still reach in lean mode (rules look at one
- *  conversation's few exchanges at a time, so a small cache hits nearly always). */
-const LEAN_CACHE_SIZE = 512;
 
 export interface Analysis {
   /** The records analysed: the input, less the earlier copies of a repeated seq. */
   records: readonly ExchangeRecord[];
-  /** Decoded exchanges, in the same order as `records` (empty with `lean`). */
+  /** Decoded exchanges, in the same order as `records`. */
   decoded: DecodedExchange[];
   conversations: Conversation[];
   /** Every distinct requestState token seen, sent or issued. */
@@ -54,16 +42,15 @@ export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOpt
   const records = lastOfEachSeq(input);
   const bySeq = new Map<number, ExchangeRecord>();
   for (const r of records) bySeq.set(r.seq, r);
-  const lean = opts.lean === true;
-  const decoded = lean ? [] : records.map(decodeExchange);
+  const decoded = records.map(decodeExchange);
   const kept = new Map<number, DecodedExchange>();
-  if (!lean) records.forEach((r, i) => kept.set(r.seq, decoded[i]));
+  records.forEach((r, i) => kept.set(r.seq, decoded[i]));
 
   const threader = new Threader();
-  for (const r of orderForThreading(records)) threader.add(r, lean ? decodeExchange(r) : kept.get(r.seq)!);
+  for (const r of orderForThreading(records)) threader.add(r, kept.get(r.seq)!);
   const states = new Map(records.map((r) => [r.seq, r.state] as const));
   const conversations = threader.conversations(opts.final ?? true, states);
-  const decodedOf = lean ? cachedDecoder(bySeq) : (seq: number) => kept.get(seq);
+  const decodedOf = (seq: number) => kept.get(seq);
 
   const keysFor = opts.keysFor ?? (() => opts.keys ?? []);
   const tokens = await readTokens(conversations, (seq) => keysFor(bySeq.get(seq)?.request.url ?? ''));
@@ -87,26 +74,6 @@ function lastOfEachSeq(records: readonly ExchangeRecord[]): readonly ExchangeRec
   const last = new Map<number, number>();
   records.forEach((r, i) => last.set(r.seq, i));
   return last.size === records.length ? records : records.filter((r, i) => last.get(r.seq) === i);
-}
-
-/** Decodes on demand, keeping the most recently used exchanges (insertion-ordered Map as
- *  an LRU: a hit moves the entry to the end, the oldest is evicted first). */
-function cachedDecoder(bySeq: Map<number, ExchangeRecord>): (seq: number) => DecodedExchange | undefined {
-  const cache = new Map<number, DecodedExchange>();
-  return (seq) => {
-    const hit = cache.get(seq);
-    if (hit !== undefined) {
-      cache.delete(seq);
-      cache.set(seq, hit);
-      return hit;
-    }
-    const record = bySeq.get(seq);
-    if (record === undefined) return undefined;
-    const d = decodeExchange(record);
-    cache.set(seq, d);
-    if (cache.size > LEAN_CACHE_SIZE) cache.delete(cache.keys().next().value as number);
-    return d;
-  };
 }
 
 async function readTokens(conversations: readonly Conversation[], keysOf: (seq: number) => readonly TokenKey[]): Promise<Map<string, TokenReading>> {
