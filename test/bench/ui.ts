@@ -2,11 +2,12 @@
 //   npx tsx test/bench/ui.ts          (env: CHROMIUM_PATH, UI_CONVERSATIONS, UI_SCREENS)
 // Prints (1) the time from the analysis worker's list answer to the first screen of rows in
 // the DOM and painted, and (2) frame times while the list scrolls (p50/p95). Asserts nothing.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
-import { createServer } from 'vite';
+import { tmpdir } from 'node:os';
+import { build, preview } from 'vite';
 import { generateCapture } from './generate-capture.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -29,8 +30,11 @@ export async function run(): Promise<void> {
   if (!existsSync(file)) await generateCapture(file, exchanges);
   const size = statSync(file).size;
 
-  const server = await createServer({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false, watch: null } });
-  await server.listen();
+  // The production build, as `npm start` serves it (the dev build runs Svelte's dev-time
+  // checks on every update, which is not what users get).
+  const out = mkdtempSync(join(tmpdir(), 'mrtr-ui-bench-'));
+  await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
+  const server = await preview({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const addr = server.httpServer!.address() as { port: number };
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
   try {
@@ -106,6 +110,7 @@ export async function run(): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
