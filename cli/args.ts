@@ -1,5 +1,6 @@
 // Command-line parsing for `mrtr-inspector`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
+import { parseReplayCommand, REPLAY_USAGE, type ReplayCommand } from './replay.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -7,9 +8,11 @@ export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'lint'; path: string; keys: string[]; format: OutputFormat; maxRounds: number; ttlBound: number; allowPartial: boolean; output?: string; color?: boolean }
+  | ReplayCommand
   | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: mrtr-inspector lint <capture.har|capture.jsonl> [options]
+       mrtr-inspector replay <capture.har|capture.jsonl> --target <url> [options]
 
 Lints MCP 2026-07-28 multi round-trip traffic in a HAR 1.2 or mrtr-inspector JSONL capture.
 
@@ -27,7 +30,7 @@ Options:
   --help               print this help
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
-`;
+${REPLAY_USAGE}`;
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
   if (v === undefined) return dflt;
@@ -35,8 +38,20 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
   return Number.isInteger(n) && n > 0 ? n : `${name} needs a positive whole number, got "${v}"`;
 }
 
+/** The command word, found the way parseArgs would (string options consume their values). */
+function commandWord(argv: readonly string[]): string | undefined {
+  try {
+    const strings = ['key', 'format', 'max-rounds', 'ttl-bound', 'output', 'target', 'ignore', 'conversation', 'timeout'];
+    const options = Object.fromEntries(strings.map((o) => [o, { type: 'string' as const }]));
+    return parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { ...options, output: { type: 'string', short: 'o' } } }).positionals[0];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses argv (without node and script). Never throws. */
 export function parseCommand(argv: readonly string[]): Command {
+  if (commandWord(argv) === 'replay') return parseReplayCommand(argv);
   let parsed;
   try {
     parsed = parseArgs({
@@ -63,7 +78,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.version) return { kind: 'version' };
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command "${cmd}"; the command is "lint"` };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command "${cmd}"; the commands are "lint" and "replay"` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
   const format = values.format ?? 'text';

@@ -1,0 +1,140 @@
+// `mrtr-inspector replay`: re-runs a capture's conversations against a server and exits 1
+// when a final answer differs or the new traffic has an error-severity finding: a
+// regression test for a server's MRTR flows in CI. The work is worker/console's; this file
+// only parses options, reads the file, prints, and picks the exit status.
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { analyze } from '../worker/analysis.js';
+import { importCapture } from '../worker/capture/index.js';
+import { parseKey, type TokenKey } from '../worker/tokens/index.js';
+import { planReplay, runReplay } from '../worker/console/replay.js';
+import { checkIgnoreList, DEFAULT_IGNORE } from '../worker/console/result-diff.js';
+import { replayFailed, replayJson, replayJunit, replayText } from '../worker/console/replay-report.js';
+import { fetchTransport } from '../worker/console/transport.js';
+
+/** The parsed `replay` command. */
+export interface ReplayCommand {
+  kind: 'replay';
+  path: string;
+  target: string;
+  keys: string[];
+  format: 'text' | 'json' | 'junit';
+  ignore: string[];
+  conversations: string[];
+  allowPartial: boolean;
+  timeoutMs: number;
+  output?: string;
+}
+
+/** The replay part of the help text. */
+export const REPLAY_USAGE = `
+Replay re-runs the capture's 2026-07-28 conversations against a server: fresh ids, the
+server's new requestState echoed, the recorded answers re-used by key (else by kind and
+position), and each final answer diffed against the recording.
+
+Replay options:
+  --target URL         the MCP endpoint to replay against (required)
+  --key SECRET         as for lint; used to lint the replay's own traffic
+  --format FORMAT      text (default), json or junit
+  --ignore PATH        a JSON path glob to leave out of the diff, e.g. result.content[*].text
+                       or **.createdAt; repeatable, added to the defaults:
+                       ${DEFAULT_IGNORE.join(' ')}
+  --no-default-ignore  compare everything but the --ignore paths
+  --conversation ID    replay only this conversation (ids as lint --format json prints them); repeatable
+  --timeout SECONDS    give up on one request after this long (default 30)
+  --allow-partial, --output FILE   as for lint
+
+Replay exit status: 0 every final answer matched and the new traffic has no error-severity
+finding, 1 otherwise, 2 the capture could not be used or the target could not be reached.
+`;
+
+type Usage = { kind: 'usage-error'; message: string } | { kind: 'help' };
+
+/** Parses `replay …` argv. Never throws. */
+export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usage {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        target: { type: 'string' },
+        key: { type: 'string', multiple: true },
+        format: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        'no-default-ignore': { type: 'boolean' },
+        conversation: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        'allow-partial': { type: 'boolean' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return { kind: 'usage-error', message: err instanceof Error ? err.message : String(err) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  const [, path, ...rest] = positionals;
+  if (path === undefined) return { kind: 'usage-error', message: 'replay needs a capture file: mrtr-inspector replay <capture.har|capture.jsonl> --target <url>' };
+  if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
+  if (values.target === undefined) return { kind: 'usage-error', message: 'replay needs --target <url>: the MCP endpoint to replay against' };
+  let url: URL;
+  try {
+    url = new URL(values.target);
+  } catch {
+    return { kind: 'usage-error', message: `--target must be a URL such as http://localhost:3000/mcp, got "${values.target}"` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'usage-error', message: `--target must be an http or https URL, got "${values.target}"` };
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'junit') return { kind: 'usage-error', message: `--format for replay must be text, json or junit, got "${format}"` };
+  const ignore = [...(values['no-default-ignore'] ? [] : DEFAULT_IGNORE), ...(values.ignore ?? [])];
+  const bad = checkIgnoreList(ignore)[0];
+  if (bad) return { kind: 'usage-error', message: `--ignore "${bad.glob}": ${bad.problem}` };
+  const timeout = values.timeout === undefined ? 30 : Number(values.timeout);
+  if (!(timeout > 0 && Number.isFinite(timeout))) return { kind: 'usage-error', message: `--timeout needs a positive number of seconds, got "${values.timeout}"` };
+  return {
+    kind: 'replay', path, target: values.target, keys: values.key ?? [], format, ignore, conversations: values.conversation ?? [],
+    allowPartial: values['allow-partial'] ?? false, timeoutMs: timeout * 1000, ...(values.output !== undefined ? { output: values.output } : {}),
+  };
+}
+
+const say = (msg: string) => process.stderr.write(`mrtr-inspector: ${msg}\n`);
+
+/** Runs a parsed replay command; resolves to the exit status. */
+export async function runReplayCommand(cmd: ReplayCommand, version: string): Promise<number> {
+  const keys: TokenKey[] = [];
+  for (const [i, k] of cmd.keys.entries()) {
+    const parsed = parseKey(k);
+    if (!parsed.ok) return (say(`--key number ${i + 1}: ${parsed.error}`), 2);
+    keys.push(parsed.key);
+  }
+  let text: string;
+  try {
+    text = await readFile(cmd.path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return (say(`cannot read ${cmd.path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}`), 2);
+  }
+  const imported = importCapture(text, { allowPartial: cmd.allowPartial });
+  if (!imported.ok) return (say(`${cmd.path}: ${imported.error.message}${imported.error.where ? ` (at ${imported.error.where})` : ''}`), 2);
+  for (const s of imported.skipped) say(`skipped ${s.where}: ${s.message}`);
+
+  const plan = planReplay(await analyze(imported.exchanges), cmd.conversations.length > 0 ? { conversations: cmd.conversations } : {});
+  if (plan.items.length === 0) {
+    const why = cmd.conversations.length > 0 ? `none of the conversations ${cmd.conversations.join(', ')} can be replayed` : 'it holds no 2026-07-28 request to replay';
+    return (say(`${cmd.path}: nothing to replay: ${why}${plan.skipped[0] ? ` (e.g. ${plan.skipped[0].conversation}: ${plan.skipped[0].reason})` : ''}`), 2);
+  }
+  const run = await runReplay(plan, { target: cmd.target, send: fetchTransport({ timeoutMs: cmd.timeoutMs }), ignore: cmd.ignore });
+  if (run.unreachable) return (say(`cannot reach the target ${run.unreachable.url}: ${run.unreachable.message}. Is the server running, and is the URL its MCP endpoint?`), 2);
+
+  const findings = (await analyze(run.records, { keys })).findings;
+  const out = cmd.format === 'json' ? replayJson(run, findings, { path: cmd.path, version }) : cmd.format === 'junit' ? replayJunit(run, findings, { path: cmd.path }) : replayText(run, findings, { path: cmd.path });
+  try {
+    if (cmd.output !== undefined) await writeFile(cmd.output, out);
+    else await new Promise<void>((resolve, reject) => process.stdout.write(out, (err) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    return (say(`cannot write ${cmd.output ?? 'standard output'}: ${(err as Error).message}`), 2);
+  }
+  return replayFailed(run, findings) ? 1 : 0;
+}

@@ -1,0 +1,108 @@
+// One Console send as the capture's source of truth (an ExchangeRecord with source
+// 'console'), and what its answer says: input_required, complete, error, or a failure.
+// The answer is read with the same decoder the analysis uses, so SSE and JSON bodies,
+// batches and junk are handled one way everywhere.
+import { PROTOCOL_VERSION, type ExchangeRecord, type JsonRpcId } from '../protocol.js';
+import { decodeExchange } from '../decode/exchange.js';
+import { asObject, own } from '../decode/meta.js';
+import { REDACTED } from '../capture/sanitize.js';
+import type { BuiltRequest, ConsoleRequest, ConsoleResponse, InputRequest, JsonRpcRequest, RoundReading, Transport } from './types.js';
+
+/** Where a Console record sits in its capture. */
+export interface RecordPlace {
+  id: string;
+  seq: number;
+  session?: string;
+  client?: string;
+  derivedFrom?: string;
+}
+
+/** The ExchangeRecord of one send (a failed send is a `failed` record with its error). */
+export function consoleRecord(req: ConsoleRequest, res: ConsoleResponse, place: RecordPlace): ExchangeRecord {
+  const startedAt = res.sentAt ?? Date.now();
+  const record: ExchangeRecord = {
+    v: PROTOCOL_VERSION,
+    id: place.id,
+    seq: place.seq,
+    source: 'console',
+    startedAt,
+    request: { method: req.method, url: req.url, headers: req.headers.map((h) => ({ ...h })), body: req.body },
+    state: res.error !== undefined && res.status === 0 ? 'failed' : 'complete',
+  };
+  if (place.session !== undefined) record.session = place.session;
+  if (place.client !== undefined) record.client = place.client;
+  if (place.derivedFrom !== undefined) record.derivedFrom = place.derivedFrom;
+  if (res.status > 0) {
+    record.response = { status: res.status, headers: res.headers.map((h) => ({ ...h })), receivedAt: res.receivedAt ?? startedAt };
+    if (res.statusText) record.response.statusText = res.statusText;
+    if (res.events !== undefined) record.response.events = res.events;
+    else if (res.body !== undefined) record.response.body = res.body;
+  }
+  record.endedAt = res.endedAt ?? record.response?.receivedAt ?? startedAt;
+  if (res.error !== undefined) record.error = res.error;
+  return record;
+}
+
+/** Reads the answer to request `id` from a recorded exchange. */
+export function readRound(record: ExchangeRecord, id: JsonRpcId): RoundReading {
+  const status = record.response?.status ?? 0;
+  if (!record.response) return { kind: 'failed', status, message: record.error ?? 'no response' };
+  const decoded = decodeExchange(record);
+  let answer = undefined;
+  for (const m of decoded.received) if ((m.kind === 'result' || m.kind === 'error') && m.id === id) answer = m;
+  // An error answered with a null id (the server could not read ours) still answers us.
+  if (!answer) answer = decoded.received.find((m) => m.kind === 'error' && m.id === null);
+  if (!answer) {
+    const why = decoded.problems[0]?.message ?? (decoded.received.length === 0 ? 'an empty body' : `no answer to id ${JSON.stringify(id)}`);
+    return { kind: 'failed', status, message: `HTTP ${status} with ${why}` };
+  }
+  if (answer.kind === 'error') return { kind: 'error', status, error: answer.error ?? { code: 0, message: 'malformed error' } };
+  const result = answer.result ?? {};
+  if (own(result, 'resultType') === 'input_required') {
+    const reqs: Record<string, InputRequest> = {};
+    const raw = asObject(own(result, 'inputRequests'));
+    if (raw) for (const [k, v] of Object.entries(raw)) {
+      const o = asObject(v);
+      const method = own(o, 'method');
+      const params = asObject(own(o, 'params'));
+      reqs[k] = { method: typeof method === 'string' ? method : '', ...(params ? { params } : {}) };
+    }
+    const state = own(result, 'requestState');
+    return { kind: 'input_required', result, inputRequests: reqs, ...(typeof state === 'string' ? { requestState: state } : {}) };
+  }
+  return { kind: 'complete', result };
+}
+
+/** The JSON-RPC response message for a reading (what replay diffs), or null for a failure. */
+export function answerMessage(reading: RoundReading, id: JsonRpcId): Record<string, unknown> | null {
+  if (reading.kind === 'failed') return null;
+  return reading.kind === 'error' ? { jsonrpc: '2.0', id, error: reading.error } : { jsonrpc: '2.0', id, result: reading.result };
+}
+
+/** Calls the transport; a throw (a bug in a custom transport, a fetch that rejects) becomes a failure. */
+export async function sendSafely(send: Transport, req: ConsoleRequest): Promise<ConsoleResponse> {
+  const sentAt = Date.now();
+  try {
+    const res = await send(req);
+    return res.sentAt === undefined ? { ...res, sentAt } : res;
+  } catch (err) {
+    return { status: 0, headers: [], sentAt, endedAt: Date.now(), error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** A fresh record id (random, so two Console sessions never collide). */
+export function newRecordId(): string {
+  return `c-${crypto.randomUUID()}`;
+}
+
+// Headers fetch sets itself, or that belong to one exchange only.
+const NOT_RESENT = /^(host|content-length|connection|keep-alive|transfer-encoding|accept-encoding|cookie|origin|referer|user-agent|sec-.*|proxy-.*|mcp-session-id)$/i;
+
+/** A captured request as a BuiltRequest, or null. Browser-owned and per-exchange headers are
+ *  left out, and so are values a sanitized capture redacted (re-sending "[redacted]" helps no one). */
+export function builtFromRecord(record: ExchangeRecord): BuiltRequest | null {
+  const m = decodeExchange(record).sent[0];
+  if (!m || m.kind !== 'request' || m.method === undefined) return null;
+  const body: JsonRpcRequest = { jsonrpc: '2.0', id: m.id ?? null, method: m.method, params: m.params ?? {} };
+  return { body, headers: record.request.headers.filter((h) => !NOT_RESENT.test(h.name) && h.value !== REDACTED).map((h) => ({ ...h })) };
+}

@@ -1,0 +1,38 @@
+// Edit and re-send any captured request (issue 5, item 3): the editable draft of the
+// original, and the request an edited draft becomes. Sending it records a new exchange
+// linked to the original (`derivedFrom`).
+import type { ExchangeRecord, HeaderPair } from '../protocol.js';
+import { draftText, parseDraft, type DraftError } from './draft.js';
+import { builtFromRecord, consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
+import type { ConsoleRequest, RoundReading, Transport } from './types.js';
+
+/** The draft of a captured request: where it went, and its header block plus pretty body. */
+export interface ResendDraft {
+  url: string;
+  from: string;
+  /** The text the editor starts with (and the diff's left side). */
+  original: string;
+}
+
+/** The editable draft of a captured request, or why there is none. */
+export function resendDraft(record: ExchangeRecord): ResendDraft | { error: string } {
+  const built = builtFromRecord(record);
+  if (!built) return { error: 'this exchange carries no JSON-RPC request to edit' };
+  return { url: record.request.url, from: record.id, original: draftText(JSON.parse(record.request.body ?? '{}'), built.headers) };
+}
+
+/** The request an edited draft becomes (headers from the draft, else the original's), or where it is wrong. */
+export function resendRequest(draft: ResendDraft, text: string, fallbackHeaders: readonly HeaderPair[] = []): { ok: true; request: ConsoleRequest; id: unknown } | { ok: false; error: DraftError } {
+  const parsed = parseDraft(text);
+  if (!parsed.ok) return parsed;
+  return { ok: true, id: parsed.message.id, request: { url: draft.url, method: 'POST', headers: (parsed.headers ?? fallbackHeaders).map((h) => ({ ...h })), body: parsed.body } };
+}
+
+/** Sends an edited draft and records it as a new exchange derived from the original. */
+export async function resend(draft: ResendDraft, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading } | { ok: false; error: DraftError }> {
+  const r = resendRequest(draft, text);
+  if (!r.ok) return r;
+  const res = await sendSafely(send, r.request);
+  const record = consoleRecord(r.request, res, { id: newRecordId(), seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
+  return { ok: true, record, reading: readRound(record, r.id as never) };
+}
