@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { createSignedStateStore, createUnsignedStateStore } from './state.js';
+import { createSignedStateStore, createUnsignedStateStore, type SpentTokens } from './state.js';
 import { registerConfirmAction, registerListWorkspace, registerOpenDashboard, registerSummarize, type DemoToolDeps } from './tools-input.js';
 import { registerBusy, registerSetupWizard, registerSlowReport } from './tools-rounds.js';
 import { registerReviewPrompt, registerSecretNote } from './prompt-resource.js';
@@ -8,8 +8,8 @@ import { registerReviewPrompt, registerSecretNote } from './prompt-resource.js';
 export const DEMO_SERVER_INFO = { name: 'mrtr-inspector-demo', version: '0.1.0' };
 
 // Builds one fresh demo McpServer (createMcpHandler asks for one per HTTP request).
-export function createDemoServer(opts: { misbehave: boolean }): McpServer {
-  const store = opts.misbehave ? createUnsignedStateStore() : createSignedStateStore();
+export function createDemoServer(opts: { misbehave: boolean; spent?: SpentTokens }): McpServer {
+  const store = opts.misbehave ? createUnsignedStateStore() : createSignedStateStore(opts.spent);
   const server = new McpServer(DEMO_SERVER_INFO, {
     capabilities: { logging: {} },
     // The misbehaving server verifies nothing; its handlers decode the raw string.

@@ -1,5 +1,6 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createDemoServer } from './demo-server.js';
+import { SpentTokens } from './state.js';
 import { wantsMisbehave, widenDeclaredCapabilities, withSessionHeader } from './misbehave.js';
 
 // Options for the embedded demo; misbehave can also be switched on per request with ?misbehave=1.
@@ -17,8 +18,10 @@ export interface DemoHandler {
 // official SDK, with HMAC-signed tokens under DEMO_STATE_KEY unless misbehaving.
 export function createDemoHandler(opts: DemoHandlerOptions = {}): DemoHandler {
   // The factory runs per request and sees that request, so one handler serves both modes.
+  // The spent-token set outlives requests: it is what makes each token single use.
+  const spent = new SpentTokens();
   const mcp = createMcpHandler(
-    ({ requestInfo }) => createDemoServer({ misbehave: opts.misbehave === true || (requestInfo !== undefined && wantsMisbehave(requestInfo)) }),
+    ({ requestInfo }) => createDemoServer({ spent, misbehave: opts.misbehave === true || (requestInfo !== undefined && wantsMisbehave(requestInfo)) }),
     // No keep-alive comment frames: demo streams are short, and recordings stay comparable.
     { responseMode: 'auto', keepAliveMs: 0 },
   );

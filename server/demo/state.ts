@@ -7,6 +7,8 @@ export interface DemoState {
   tool: string;
   step: number;
   answers: Record<string, unknown>;
+  /** Set by the signed store: makes every minted token unique. */
+  nonce?: string;
 }
 
 // Mints and reads a round's requestState; the misbehaving variant skips every protection.
@@ -29,14 +31,42 @@ export function bindingOf(ctx: ServerContext): string {
   return `${ctx.mcpReq.method}\u0000${targetName(ctx)}`;
 }
 
-// The well-behaved store: the SDK's HMAC codec under the public demo key, ten-minute expiry.
-export function createSignedStateStore(): DemoStateStore {
+// Redemptions already made (mrtr:238-243: single use is the server's to enforce). The demo
+// redeems a token once per set of answers: the same token with the same inputResponses a
+// second time (a double submission, or two parallel retries) is refused, while the same
+// token with other answers is a fork, a new branch, and allowed. Shared by every request of
+// one handler (each request gets a fresh McpServer); bounded, the oldest forgotten first, and
+// a forgotten token has long expired at any realistic request rate.
+export class SpentTokens {
+  readonly #spent = new Set<string>();
+  constructor(private readonly cap = 50_000) {}
+
+  /** Marks a token used; false when it already was. */
+  spend(token: string): boolean {
+    if (this.#spent.has(token)) return false;
+    this.#spent.add(token);
+    if (this.#spent.size > this.cap) this.#spent.delete(this.#spent.values().next().value as string);
+    return true;
+  }
+}
+
+// The well-behaved store: the SDK's HMAC codec under the public demo key, ten-minute expiry,
+// and single use when given the handler's spent-token set.
+export function createSignedStateStore(spent?: SpentTokens): DemoStateStore {
   const codec = createRequestStateCodec<DemoState>({ key: DEMO_STATE_KEY, ttlSeconds: 600, bind: bindingOf });
   return {
     signed: true,
-    mint: (state, ctx) => codec.mint(state, ctx),
+    // A nonce per token: the codec is deterministic, so two calls minting the same state in
+    // the same second would otherwise get byte-identical tokens and one would look like a
+    // re-use of the other.
+    mint: (state, ctx) => codec.mint({ ...state, nonce: crypto.randomUUID() }, ctx),
     read: (ctx) => ctx.mcpReq.requestState<DemoState>(),
-    verify: (state, ctx) => codec.verify(state, ctx),
+    verify: async (state, ctx) => {
+      const value = await codec.verify(state, ctx);
+      // Throwing here makes the SDK answer -32602 "Invalid or expired requestState".
+      if (spent && !spent.spend(`${state}\u0000${canonical(ctx.mcpReq.inputResponses ?? null)}`)) throw new Error('requestState already redeemed with these answers');
+      return value;
+    },
   };
 }
 
@@ -57,6 +87,16 @@ export function createUnsignedStateStore(): DemoStateStore {
       }
     },
   };
+}
+
+// JSON with sorted keys, so the same answers give the same redemption key.
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 // UTF-8 safe base64 without Buffer, so the demo also runs where only web APIs exist.
