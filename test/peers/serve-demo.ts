@@ -11,9 +11,13 @@ export interface RunningDemo {
 
 // Serves the embedded demo on node:http at 127.0.0.1:<random>/mcp, behind the SDK's
 // localhost Host and Origin guards (DNS-rebinding protection, as a real deployment would).
-export async function serveDemo(opts: DemoHandlerOptions = {}): Promise<RunningDemo> {
-  const demo = createDemoHandler(opts);
-  const handle = toNodeHandler(demo);
+export function serveDemo(opts: DemoHandlerOptions = {}): Promise<RunningDemo> {
+  return serveHandler(createDemoHandler(opts));
+}
+
+// Serves any web-standard MCP handler the same way (the tests' own SDK servers too).
+export async function serveHandler(handler: { fetch(req: Request): Promise<Response>; close(): Promise<void> }): Promise<RunningDemo> {
+  const handle = toNodeHandler(handler);
   const checkHost = localhostHostValidation();
   const checkOrigin = localhostOriginValidation();
   const server: Server = createServer((req, res) => {
@@ -25,7 +29,7 @@ export async function serveDemo(opts: DemoHandlerOptions = {}): Promise<RunningD
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     async close() {
-      await demo.close();
+      await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

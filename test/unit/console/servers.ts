@@ -2,42 +2,19 @@
 // the test that started it: the embedded demo (test/peers/serve-demo.ts), an official SDK
 // v2 server of our own with a two-round tool under a non-ASCII name, and a "changed" demo
 // whose final texts differ (a server that regressed, for replay).
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { McpServer, createMcpHandler, createRequestStateCodec, fromJsonSchema, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { createDemoHandler } from '../../../server/demo/handler.js';
 import type { BuiltRequest } from '../../../worker/console/types.js';
 import { buildRequest, capabilitiesFrom } from '../../../worker/console/request.js';
 
-export { serveDemo, type RunningDemo } from '../../peers/serve-demo.js';
+import { serveHandler, type RunningDemo } from '../../peers/serve-demo.js';
+
+export { serveDemo, serveHandler, type RunningDemo } from '../../peers/serve-demo.js';
 
 /** A running server and how to stop it. */
-export interface Running {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** Serves a web-standard handler on node:http at 127.0.0.1:<random>/mcp behind the SDK's localhost guards. */
-export async function serveHandler(handler: { fetch(req: Request): Promise<Response>; close(): Promise<void> }): Promise<Running> {
-  const handle = toNodeHandler(handler);
-  const checkHost = localhostHostValidation();
-  const checkOrigin = localhostOriginValidation();
-  const server: Server = createServer((req, res) => {
-    if (!checkHost(req, res) || !checkOrigin(req, res)) return;
-    void handle(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    async close() {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+export type Running = RunningDemo;
 
 /** The non-ASCII tool of the SDK server (its Mcp-Name must travel base64-encoded). */
 export const CAFE_TOOL = 'café_order';
