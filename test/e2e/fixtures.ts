@@ -308,3 +308,26 @@ export const test = base.extend<{ mcpServer: TestMcpServer; inspector: Inspector
     }
   },
 });
+
+/** A running server for the Console tests, stopped after the test. */
+export interface ConsoleServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Console fixtures: `changedDemo` is the embedded demo whose final texts changed (a server
+ * that regressed, for replay diffs), on 127.0.0.1 at a random port; it sends no CORS
+ * headers, so the page reaches it through the relay.
+ */
+export const consoleTest = test.extend<{ changedDemo: ConsoleServer }>({
+  changedDemo: async ({}, use) => {
+    const { serveChangedDemo } = await import('../unit/console/servers.ts');
+    const server = await serveChangedDemo();
+    try {
+      await use(server);
+    } finally {
+      await server.close();
+    }
+  },
+});

@@ -14,7 +14,6 @@ import { RELAY_FORWARD } from '../sw/watch-list.js';
 import { startAnalysisWorker, type Analysis } from './analysis-client.js';
 import { callTool, DEMO_ENDPOINT, DEMO_TOOL } from './demo-call.js';
 import { Devtools } from './devtools.svelte.js';
-import { Draft } from './draft.svelte.js';
 import { SwLink } from './sw-link.js';
 import { Transfer } from './transfer.svelte.js';
 
@@ -44,7 +43,6 @@ export class Inspector {
 
   readonly view = new Devtools(() => this.#analysis?.api ?? null, () => this.#viewing);
   readonly transfer = new Transfer(this);
-  readonly draft = new Draft((msg) => this.say(msg));
 
   get status(): CaptureStatus { return this.#status; }
   get notices(): readonly string[] { return this.#notices; }

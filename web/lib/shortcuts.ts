@@ -3,7 +3,7 @@
 
 export type Action =
   | 'down' | 'up' | 'open' | 'close' | 'replay' | 'edit' | 'filter' | 'search' | 'help'
-  | 'tab-next' | 'tab-prev';
+  | 'tab-next' | 'tab-prev' | 'console' | 'send';
 
 export interface Shortcut {
   keys: string[];
@@ -20,6 +20,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['←', 'h'], action: 'tab-prev', what: 'Previous detail tab' },
   { keys: ['r'], action: 'replay', what: 'Replay the selected round (same request, sent again)' },
   { keys: ['e'], action: 'edit', what: 'Edit the selected round and re-send it' },
+  { keys: ['c'], action: 'console', what: 'Open the Console (call, step through, fork, tamper tests, replay)' },
+  { keys: ['Ctrl+Enter'], action: 'send', what: 'Send the retry or the edited request shown in the Console' },
   { keys: ['/'], action: 'filter', what: 'Focus the filter box' },
   { keys: ['Ctrl+F'], action: 'search', what: 'Full-text search (free text in the filter searches bodies)' },
   { keys: ['?'], action: 'help', what: 'This sheet' },
@@ -29,6 +31,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
 export function actionOf(e: KeyboardEvent, typing: boolean): Action | null {
   if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') return 'search';
   if (e.key === 'Escape') return 'close';
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key === 'Enter') return 'send';
   if (typing || e.ctrlKey || e.metaKey || e.altKey) return null;
   switch (e.key) {
     case 'ArrowDown': case 'j': return 'down';
@@ -38,6 +41,7 @@ export function actionOf(e: KeyboardEvent, typing: boolean): Action | null {
     case 'Enter': return 'open';
     case 'r': return 'replay';
     case 'e': return 'edit';
+    case 'c': return 'console';
     case '/': return 'filter';
     case '?': return 'help';
     default: return null;

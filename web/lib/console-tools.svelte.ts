@@ -1,0 +1,198 @@
+// The Console's other tools as page state: edit-and-resend of a captured request (it
+// replaces the stand-in editor), tamper tests, and session replay. The worker parses the
+// draft, sends through the page's fetch, judges and diffs; these classes hold the views.
+import type { DraftChange, DraftError, ReplayView, ResendView, TamperTest, TamperView } from '../../worker/facade.js';
+import type { ConsoleHost } from './console-host.js';
+import { saveText } from './download.js';
+
+type Api = NonNullable<Awaited<ReturnType<ConsoleHost['api']>>>;
+
+async function run(host: ConsoleHost, fn: (api: Api) => Promise<void>): Promise<void> {
+  const api = await host.api();
+  if (!api) return;
+  try {
+    await fn(api);
+  } catch (err) {
+    host.say(`Console: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Edit and re-send: the raw draft (headers + JSON body), its diff against the original, the answer. */
+export class Resend {
+  #draft = $state.raw<{ url: string; from: string; original: string } | null>(null);
+  #text = $state('');
+  #error = $state.raw<DraftError | null>(null);
+  #changes = $state.raw<DraftChange[]>([]);
+  #result = $state.raw<ResendView | null>(null);
+  #busy = $state(false);
+  #ticket = 0;
+  readonly #host: ConsoleHost;
+
+  constructor(host: ConsoleHost) { this.#host = host; }
+
+  get draft() { return this.#draft; }
+  get text(): string { return this.#text; }
+  get error(): DraftError | null { return this.#error; }
+  get changes(): DraftChange[] { return this.#changes; }
+  get result(): ResendView | null { return this.#result; }
+  get busy(): boolean { return this.#busy; }
+
+  /** Opens a captured exchange for editing. */
+  edit(exchangeId: string): Promise<void> {
+    return run(this.#host, async (api) => {
+      const d = await api.resendDraft(exchangeId);
+      if ('error' in d) { this.#host.say(`Cannot edit: ${d.error}`); return; }
+      this.#draft = { url: d.url, from: d.from, original: d.text };
+      this.#text = d.text;
+      this.#error = null;
+      this.#changes = [];
+      this.#result = null;
+    });
+  }
+
+  /** Each keystroke: parse and diff in the worker (the latest answer wins). */
+  setText(text: string): void {
+    this.#text = text;
+    const d = this.#draft;
+    if (!d) return;
+    const ticket = ++this.#ticket;
+    void run(this.#host, async (api) => {
+      const c = await api.resendCheck(d.original, text);
+      if (ticket !== this.#ticket) return;
+      this.#error = c.error;
+      this.#changes = c.changes;
+    });
+  }
+
+  cancel(): void { this.#draft = null; this.#result = null; }
+
+  /** Sends the draft as edited (Ctrl+Enter). */
+  send(): Promise<void> {
+    const d = this.#draft;
+    if (!d || this.#busy) return Promise.resolve();
+    this.#busy = true;
+    return run(this.#host, async (api) => {
+      const r = await api.resend(d, this.#text);
+      if ('error' in r) { this.#error = r.error; return; }
+      this.#result = r;
+      await this.#host.filed();
+    }).finally(() => { this.#busy = false; });
+  }
+
+  /** `r`: sends a captured request again, unchanged (a new exchange derived from it). */
+  async replay(exchangeId: string): Promise<void> {
+    await this.edit(exchangeId);
+    await this.send();
+  }
+}
+
+/** Tamper tests on a round that carries a token. */
+export class Tamper {
+  #view = $state.raw<TamperView | null>(null);
+  #busy = $state<string | null>(null);
+  #error = $state<string | null>(null);
+  readonly #host: ConsoleHost;
+
+  constructor(host: ConsoleHost) { this.#host = host; }
+
+  get view(): TamperView | null { return this.#view; }
+  get busy(): string | null { return this.#busy; }
+  get error(): string | null { return this.#error; }
+
+  fromStep(round: number, other?: { params: Record<string, unknown> }): Promise<void> {
+    return this.#do('planning', async (api) => this.#take(await api.tamperFromStep(round, other)));
+  }
+  fromCapture(roundId: string, retryId: string | null, other?: { params: Record<string, unknown> }): Promise<void> {
+    return this.#do('planning', async (api) => this.#take(await api.tamperFromCapture(roundId, retryId, other)));
+  }
+  run(test: TamperTest, wait = false): Promise<void> {
+    if (wait) {
+      // The scheduled re-send waits in the worker; the list shows it waiting meanwhile.
+      const v = this.#view;
+      if (v) this.#view = { ...v, tests: v.tests.map((t) => (t.test === test ? { ...t, state: 'waiting' } : t)) };
+      return run(this.#host, async (api) => { this.#view = await api.tamperRun(test, true); await this.#host.filed(); });
+    }
+    return this.#do(test, async (api) => { this.#view = await api.tamperRun(test); });
+  }
+  runAll(): Promise<void> {
+    return this.#do('all', async (api) => { this.#view = await api.tamperRunAll(); });
+  }
+  exportReport(format: 'json' | 'md'): Promise<void> {
+    return run(this.#host, async (api) => {
+      const r = await api.tamperExport(format);
+      if (r) saveText(r.text, r.fileName, format === 'json' ? 'application/json' : 'text/markdown');
+    });
+  }
+
+  #take(v: TamperView | { error: string }): void {
+    if ('error' in v) { this.#error = v.error; return; }
+    this.#error = null;
+    this.#view = v;
+  }
+
+  async #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
+    this.#busy = label;
+    try {
+      await run(this.#host, fn);
+      await this.#host.filed();
+    } finally {
+      this.#busy = null;
+    }
+  }
+}
+
+/** Session replay against a target, with an editable ignore list. */
+export class Replay {
+  #target = $state('/demo/mcp');
+  #viaRelay = $state(false);
+  #filtered = $state(false);
+  #ignore = $state('');
+  #view = $state.raw<ReplayView | null>(null);
+  #busy = $state(false);
+  readonly #host: ConsoleHost;
+
+  constructor(host: ConsoleHost) { this.#host = host; }
+
+  get target(): string { return this.#target; }
+  get viaRelay(): boolean { return this.#viaRelay; }
+  get filtered(): boolean { return this.#filtered; }
+  get ignore(): string { return this.#ignore; }
+  get view(): ReplayView | null { return this.#view; }
+  get busy(): boolean { return this.#busy; }
+
+  setTarget(url: string): void { this.#target = url; }
+  setViaRelay(on: boolean): void { this.#viaRelay = on; }
+  setFiltered(on: boolean): void { this.#filtered = on; }
+  setIgnore(text: string): void { this.#ignore = text; }
+
+  /** Fills the ignore list with the defaults (ids, tokens, timestamps) once. */
+  async loadDefaults(): Promise<void> {
+    if (this.#ignore !== '') return;
+    await run(this.#host, async (api) => { this.#ignore = (await api.replayDefaults()).join('\n'); });
+  }
+
+  /** Replays the session on screen (or its filtered view) against the target. */
+  async run(session: string | null, filter: string): Promise<void> {
+    if (!session || this.#busy) return;
+    this.#busy = true;
+    try {
+      await run(this.#host, async (api) => {
+        const target = await this.#host.endpoint(this.#target, this.#viaRelay);
+        if (!target) return;
+        const ignore = this.#ignore.split('\n').map((s) => s.trim()).filter(Boolean);
+        const got = await api.replay(session, { target, ignore, ...(this.#filtered && filter.trim() ? { filter } : {}) });
+        if (!got.ok) { this.#host.say(got.error.message); return; }
+        this.#view = got.value;
+        await this.#host.filed();
+      });
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  /** Opens the replay's own capture session in the devtools. */
+  inspect(): Promise<void> {
+    const s = this.#view?.session;
+    return s ? this.#host.show(s.id) : Promise.resolve();
+  }
+}

@@ -1,0 +1,183 @@
+// The Console's step-through, held in the analysis worker: one stepper at a time over the
+// page's transport, turned into views the page renders without parsing anything (form
+// models, sampling and roots drafts, the preview's diff). Its records are handed to
+// `persist`, which files them in the Console's capture session.
+import type { ExchangeRecord } from '../protocol.js';
+import { asObject, own } from '../decode/meta.js';
+import {
+  buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, rootsDraft, samplingDraft, summarize, validateForm,
+  type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
+} from '../console/index.js';
+import type { CallSpec, QuestionView, StepView } from './console-types.js';
+
+/** One question of an input request, with what the page needs to render its editor. */
+export function questionView(key: string, request: InputRequest, answer?: Record<string, unknown>): QuestionView {
+  const kind = inputKind(request);
+  const p = request.params;
+  const message = typeof own(p, 'message') === 'string' ? (own(p, 'message') as string) : null;
+  const q: QuestionView = { key, kind, method: request.method, message, ...(answer ? { answer } : {}) };
+  if (kind === 'elicitation-form') {
+    q.form = formFromSchema(own(p, 'requestedSchema'), message ?? undefined);
+    const given = asObject(own(answer, 'content'));
+    q.values = { ...initialValues(q.form), ...(given as Record<string, FieldValue> | undefined) };
+  } else if (kind === 'elicitation-url') {
+    q.url = typeof own(p, 'url') === 'string' ? (own(p, 'url') as string) : '';
+  } else if (kind === 'sampling') {
+    q.draft = JSON.stringify(answer ?? samplingDraft(p), null, 2);
+  } else if (kind === 'roots') {
+    q.draft = JSON.stringify(answer ?? rootsDraft([{ uri: 'file:///workspace', name: 'workspace' }]), null, 2);
+  } else {
+    q.draft = JSON.stringify(answer ?? {}, null, 2);
+  }
+  return q;
+}
+
+/** Checks a form's values; with no errors, the ElicitResult to send. */
+export function checkForm(form: FormModel, values: Record<string, FieldValue>): FormCheck & { result?: Record<string, unknown> } {
+  const check = validateForm(form, values);
+  return check.ok ? { ...check, result: elicitResult('accept', check.content) } : check;
+}
+
+export class ConsoleStep {
+  #stepper: Stepper | null = null;
+  #url = '';
+  #auto = false;
+  #persisted = new Set<string>();
+  readonly #persist: (records: ExchangeRecord[]) => Promise<string | null>;
+  #session: string | null = null;
+
+  constructor(persist: (records: ExchangeRecord[]) => Promise<string | null>) {
+    this.#persist = persist;
+  }
+
+  /** Starts a call; pauses at the first input_required (or runs on, in auto mode). */
+  async start(spec: CallSpec, send: Transport, id: number): Promise<StepView> {
+    this.#url = spec.url;
+    this.#stepper = createStepper({ send, auto: this.#auto ? this.#saved() : false });
+    const request = buildRequest({
+      method: spec.method, params: spec.params, id, clientInfo: spec.setup.clientInfo,
+      capabilities: capabilitiesFrom(spec.setup.toggles), ...(spec.inputSchema !== undefined ? { inputSchema: spec.inputSchema } : {}),
+    });
+    return this.#after(await this.#stepper.start({ url: spec.url, request }));
+  }
+
+  answer(key: string, response: Record<string, unknown>): Promise<StepView> {
+    return this.#after(this.#need().answer(key, response));
+  }
+
+  editPreview(text: string): Promise<StepView> {
+    return this.#after(this.#need().editPreview(text));
+  }
+
+  async send(): Promise<StepView> {
+    return this.#after(await this.#need().send());
+  }
+
+  async fork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> {
+    return this.#after(await this.#need().fork(round, answers));
+  }
+
+  /** Auto mode: answers with the answers given so far in this session, stopping on new questions. */
+  setAuto(on: boolean): Promise<StepView> {
+    this.#auto = on;
+    this.#stepper?.setAuto(on ? this.#saved() : false);
+    return this.#after(this.#stepper?.state ?? null);
+  }
+
+  /** The questions of the round before retry `round`, pre-filled with what that retry sent. */
+  forkQuestions(round: number): QuestionView[] {
+    const s = this.#stepper?.state;
+    const r = s?.rounds[round];
+    if (!s || !r || r.parent === null) return [];
+    const parent = s.rounds[r.parent].reading;
+    if (parent.kind !== 'input_required') return [];
+    const sent = sentOf(r.request.body);
+    return Object.entries(parent.inputRequests).map(([k, req]) => questionView(k, req, asObject(sent[k])));
+  }
+
+  /** The stepper's state, for tamper subjects. */
+  get state(): StepperState | null { return this.#stepper?.state ?? null; }
+  get url(): string { return this.#url; }
+
+  view(): StepView {
+    return toView(this.#stepper?.state ?? null, this.#url, this.#auto, this.#session, this.#stepper);
+  }
+
+  // Auto mode's saved answers: every inputResponse sent so far, newest last, for the keys
+  // asked now only (a kind-and-position fallback would answer "confirm" with the "name"
+  // form's answer: both are forms).
+  #saved(): (ctx: { depth: number; inputRequests: Record<string, InputRequest> }) => SavedAnswer[] {
+    return ({ inputRequests }) => {
+      const s = this.#stepper?.state;
+      const out: SavedAnswer[] = [];
+      for (const r of s?.rounds ?? []) {
+        const parent = r.parent === null ? undefined : s!.rounds[r.parent].reading;
+        const asked = parent?.kind === 'input_required' ? parent.inputRequests : {};
+        for (const [key, response] of Object.entries(sentOf(r.request.body))) {
+          const o = asObject(response);
+          if (o && Object.prototype.hasOwnProperty.call(inputRequests, key)) out.push({ key, kind: inputKind(asked[key]), response: o });
+        }
+      }
+      return out.reverse();
+    };
+  }
+
+  #need(): Stepper {
+    if (!this.#stepper) throw new Error('no call started: start one first');
+    return this.#stepper;
+  }
+
+  async #after(s: StepperState | null): Promise<StepView> {
+    const fresh = (s?.rounds ?? []).map((r) => r.record).filter((r) => !this.#persisted.has(r.id));
+    if (fresh.length) {
+      for (const r of fresh) this.#persisted.add(r.id);
+      this.#session = (await this.#persist(fresh)) ?? this.#session;
+    }
+    return this.view();
+  }
+}
+
+function sentOf(body: string): Record<string, unknown> {
+  try {
+    return asObject(asObject(asObject(JSON.parse(body))?.params)?.inputResponses) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function toView(s: StepperState | null, url: string, auto: boolean, session: string | null, stepper: Stepper | null): StepView {
+  if (!s) return { status: 'idle', url, rounds: [], current: null, questions: [], pending: [], preview: null, branches: [], auto, session };
+  const issued = (k: number) => { const x = s.rounds[k].reading; return x.kind === 'input_required' && typeof x.requestState === 'string'; };
+  return {
+    status: s.status, url, current: s.current, auto, session,
+    rounds: s.rounds.map((r) => ({
+      index: r.index, parent: r.parent, depth: r.depth, id: typeof r.id === 'string' || typeof r.id === 'number' ? r.id : null,
+      kind: r.reading.kind, summary: summarize(r.reading), edited: r.edited, ...(r.forkOf !== undefined ? { forkOf: r.forkOf } : {}),
+      recordId: r.record.id, requestBody: pretty(r.request.body), answer: readingText(r.reading), issuedToken: issued(r.index), retry: r.parent !== null,
+    })),
+    questions: s.inputRequests ? Object.entries(s.inputRequests).map(([k, req]) => questionView(k, req, s.answers[k])) : [],
+    pending: s.pending.map((q) => q.key),
+    preview: s.preview ? {
+      text: s.preview.text, original: s.preview.original, edited: s.preview.edited,
+      ...(s.preview.error ? { error: s.preview.error } : {}), changes: s.preview.edited ? diffDraft(s.preview.original, s.preview.text) : [],
+    } : null,
+    branches: stepper?.branches() ?? [],
+    ...(s.message !== undefined ? { message: s.message } : {}),
+  };
+}
+
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function readingText(r: StepperState['rounds'][number]['reading']): string {
+  switch (r.kind) {
+    case 'complete': case 'input_required': return JSON.stringify(r.result, null, 2);
+    case 'error': return JSON.stringify({ error: r.error }, null, 2);
+    case 'failed': return r.message;
+  }
+}
