@@ -5,6 +5,7 @@
 // Plain JavaScript so it runs before anything is built.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -39,7 +40,8 @@ step('build CLI', run('build CLI', 'npx', ['tsc', '-p', 'cli/tsconfig.json']));
 step('typecheck', run('typecheck', 'npm', ['run', '--silent', 'typecheck']));
 // Both runners also write JSON reports, so the summary can count tests, not steps.
 const VITEST_JSON = 'test-results/vitest.json';
-const PLAYWRIGHT_JSON = 'test-results/playwright.json';
+// Absolute: Playwright resolves a relative output name against its config's folder.
+const PLAYWRIGHT_JSON = resolve('test-results/playwright.json');
 mkdirSync('test-results', { recursive: true });
 rmSync(VITEST_JSON, { force: true });
 rmSync(PLAYWRIGHT_JSON, { force: true });
