@@ -2,6 +2,7 @@
 // details fetched by id. Plain, structured-cloneable data; the page imports these as
 // types only and never parses traffic itself.
 import type { RoundDiff } from '../diff/round-diff.js';
+import type { StorageErrorInfo } from '../storage/index.js';
 import type {
   ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, RoundLink, RoundOutcome, Severity, TokenReading,
 } from '../protocol.js';
@@ -220,3 +221,6 @@ export interface KeyInfo {
   /** Set by the app itself (the demo server), not by the user. */
   builtIn: boolean;
 }
+
+/** Failures the page shows (storage problems); anything else thrown is a bug. */
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: StorageErrorInfo };
