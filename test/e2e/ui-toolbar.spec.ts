@@ -1,0 +1,44 @@
+// Issue 4, item 1: the toolbar's record toggle, clear and preserve log, on real demo calls.
+import { expect, test } from './fixtures.ts';
+
+test('pausing recording stops the tap, clear empties the view, and preserve log keeps the old session', async ({ inspector, page }) => {
+  const rows = page.locator('[data-testid="conversation"]');
+  // The page's demo calls carry JSON-RPC ids 1, 2, 3… in order.
+  const callDemo = async () => {
+    await page.getByTestId('call-demo').click();
+    await expect(page.getByTestId('last-call')).toContainText('HTTP');
+  };
+  const storedIds = async () => (await inspector.storedExchanges()).map((r) => (JSON.parse(r.request.body ?? '{}') as { id?: number }).id);
+
+  await callDemo();
+  await expect(rows).toHaveCount(1);
+
+  // Paused: call 2 still goes out and is answered, but the tap records nothing.
+  await page.getByTestId('record').click();
+  await expect(page.getByTestId('record')).toHaveAttribute('aria-pressed', 'false');
+  await callDemo();
+  await page.getByTestId('record').click();
+  await expect(page.getByTestId('record')).toHaveAttribute('aria-pressed', 'true');
+  await callDemo();
+  // Once call 3 is stored, call 2 would be too had it been tapped (it ended before 3 began).
+  await expect.poll(storedIds).toContain(3);
+  expect(await storedIds()).not.toContain(2);
+  await expect(rows).toHaveCount(2);
+
+  // Clear without preserve log: the session on screen is emptied.
+  await page.getByTestId('clear').click();
+  await expect(rows).toHaveCount(0);
+  await callDemo();
+  await expect(rows).toHaveCount(1);
+
+  // With preserve log: clear starts a new session and keeps the old one selectable.
+  await page.getByTestId('preserve-log').check();
+  const options = page.getByTestId('session-picker').locator('option');
+  const before = await options.count();
+  const old = await page.getByTestId('session-picker').inputValue();
+  await page.getByTestId('clear').click();
+  await expect(options).toHaveCount(before + 1);
+  await expect(rows).toHaveCount(0);
+  await page.getByTestId('session-picker').selectOption(old);
+  await expect(rows).toHaveCount(1);
+});
