@@ -2,13 +2,14 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { serviceWorkerPlugin } from './server/sw-plugin.js';
 import { relayPlugin } from './server/relay/plugin.js';
+import { cspPlugin } from './server/csp-plugin.js';
 
 // One config for the page build, `vite dev` and vitest. Unit and integration tests run in
 // Node (vitest, test/unit); browser tests are Playwright's (test/e2e).
 export default defineConfig({
   root: 'web',
   publicDir: '../public',
-  plugins: [svelte(), serviceWorkerPlugin(), relayPlugin()],
+  plugins: [svelte(), serviceWorkerPlugin(), relayPlugin(), cspPlugin()],
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 5173, strictPort: true },
   build: { outDir: '../dist/web', emptyOutDir: true },
