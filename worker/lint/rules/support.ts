@@ -1,6 +1,6 @@
 // Small pure helpers shared by the rule files. Not a rule: rules/index.ts never lists it.
 // Everything here reads hostile bodies through own()/asObject() and never throws.
-import type { Conversation, DecodedExchange, JsonRpcId, Round, RpcMessage } from '../../protocol.js';
+import type { Conversation, DecodedExchange, JsonRpcId, Round, RpcMessage, TokenReading } from '../../protocol.js';
 import type { LintContext } from '../rule.js';
 import { asObject, own } from '../../decode/meta.js';
 
@@ -125,6 +125,21 @@ export function isFirstIssue(ctx: LintContext, c: Conversation, index: number, t
     if (a < b) first = o;
   }
   return first.conversation.id === c.id && first.round === index;
+}
+
+/**
+ * Each distinct token a conversation's answers issued, once (at the round that first
+ * issued it in the capture), with its reading: what every state/* rule walks.
+ */
+export function issuedTokens(c: Conversation, ctx: LintContext): { round: Round; index: number; reading: TokenReading }[] {
+  const out: { round: Round; index: number; reading: TokenReading }[] = [];
+  c.rounds.forEach((round, index) => {
+    const token = round.stateIssued;
+    if (token === null || !isFirstIssue(ctx, c, index, token)) return;
+    const reading = ctx.token(token);
+    if (reading) out.push({ round, index, reading });
+  });
+  return out;
 }
 
 /** JSON with object keys sorted, so equal values give equal strings (depth-capped). */

@@ -1,6 +1,6 @@
 // Long-lived state widens the replay window.
 import type { ConversationRule } from '../../rule.js';
-import { isFirstIssue, roundLabel } from '../support.js';
+import { issuedTokens, roundLabel } from '../support.js';
 
 /**
  * mrtr:236. TTL = expiry − issue time. SDK tokens (sdk-hmac-v1) carry no issue time, so
@@ -15,21 +15,18 @@ export const stateLongTtl: ConversationRule = {
   scope: 'conversation',
   check(c, ctx, report) {
     const bound = ctx.options.ttlBoundSeconds;
-    c.rounds.forEach((round, i) => {
-      const token = round.stateIssued;
-      if (token === null || !isFirstIssue(ctx, c, i, token)) return;
-      const reading = ctx.token(token);
-      if (!reading?.expiresAt) return;
+    for (const { round, index: i, reading } of issuedTokens(c, ctx)) {
+      if (!reading.expiresAt) continue;
       const exp = Date.parse(reading.expiresAt);
       const issued = reading.issuedAt ? Date.parse(reading.issuedAt) : reading.format === 'sdk-hmac-v1' ? (round.answeredAt ?? NaN) : NaN;
-      if (!Number.isFinite(exp) || !Number.isFinite(issued)) return;
+      if (!Number.isFinite(exp) || !Number.isFinite(issued)) continue;
       const ttl = Math.round((exp - issued) / 1000);
-      if (ttl <= bound) return;
+      if (ttl <= bound) continue;
       const from = reading.issuedAt ? 'its issue time' : 'the time it was issued';
       report({
         exchange: round.exchange,
         message: `requestState issued in ${roundLabel(i)} stays valid for ${ttl} s after ${from}, longer than the bound of ${bound} s; a short TTL (minutes) limits replay (the bound is set with ttlBoundSeconds)`,
       });
-    });
+    }
   },
 };

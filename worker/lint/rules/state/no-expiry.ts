@@ -1,6 +1,6 @@
 // Readable state should say when it stops being valid.
 import type { ConversationRule } from '../../rule.js';
-import { isFirstIssue, roundLabel } from '../support.js';
+import { issuedTokens, roundLabel } from '../support.js';
 
 /** mrtr:236. Only decodable tokens: an opaque handle's lifetime lives on the server. */
 export const stateNoExpiry: ConversationRule = {
@@ -11,15 +11,12 @@ export const stateNoExpiry: ConversationRule = {
   title: 'decodable requestState carries no expiry',
   scope: 'conversation',
   check(c, ctx, report) {
-    c.rounds.forEach((round, i) => {
-      const token = round.stateIssued;
-      if (token === null || !isFirstIssue(ctx, c, i, token)) return;
-      const reading = ctx.token(token);
-      if (!reading || reading.payload === null || reading.payload === undefined || reading.expiresAt !== null) return;
+    for (const { round, index: i, reading } of issuedTokens(c, ctx)) {
+      if (reading.payload === null || reading.payload === undefined || reading.expiresAt !== null) continue;
       report({
         exchange: round.exchange,
         message: `requestState (${reading.format}) issued in ${roundLabel(i)} has no expiry claim (exp, expiresAt, …); put a short expiry inside the protected payload and reject late state`,
       });
-    });
+    }
   },
 };
