@@ -12,6 +12,7 @@ import type { HeaderPair } from '../../worker/protocol.js';
 import type { CaptureStore } from '../../worker/storage/index.js';
 import { ExchangeWriter, type Announce } from './exchange-writer.js';
 import { SseRecorder } from './sse-recorder.js';
+import { takeConsoleLink } from './console-links.js';
 
 export interface TapDeps {
   store: CaptureStore;
@@ -65,12 +66,16 @@ export class Tap {
       const startedAt = Date.now();
       bytes = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
       forward = bytes ? new Request(req, { body: bytes, signal: req.signal }) : new Request(req, { signal: req.signal });
-      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, crypto.randomUUID());
+      const body = bytes ? new TextDecoder().decode(bytes) : undefined;
+      // A Console send the page announced is filed under the worker's record id, linked.
+      const link = takeConsoleLink(req.url, body);
+      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID());
       const id = writer.id;
       writer.start(async () => ({
-        id, source: 'sw', startedAt, state: 'pending', session: await this.#deps.session(),
+        id, source: link ? 'console' : 'sw', startedAt, state: 'pending', session: await this.#deps.session(),
+        ...(link?.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}),
         ...(client ? { client } : {}),
-        request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
+        request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(body !== undefined ? { body } : {}) },
       }));
     } catch {
       if (!bytes) return this.skip(req);
