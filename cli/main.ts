@@ -1,13 +1,11 @@
 // `mrtr-inspector`: the Node host of the analysis core. Reads a capture, analyses it with
 // the same modules the web worker uses, prints a report, and exits 0, 1 or 2.
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { analyze } from '../worker/analysis.js';
-import { importCapture } from '../worker/capture/index.js';
-import { parseKey, type TokenKey } from '../worker/tokens/index.js';
+import { parseKeys, readCapture, say } from './capture-input.js';
 import { ALL_RULES } from '../worker/lint/rules/index.js';
 import { jsonReportChunks } from '../worker/report/json.js';
 import { sarifReport } from '../worker/report/sarif.js';
@@ -32,32 +30,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'replay': return runReplayCommand(cmd, version());
   }
 
-  const keys: TokenKey[] = [];
-  for (const [i, k] of cmd.keys.entries()) {
-    const parsed = parseKey(k);
-    if (!parsed.ok) { process.stderr.write(`mrtr-inspector: --key number ${i + 1}: ${parsed.error}\n`); return 2; }
-    keys.push(parsed.key);
-  }
+  const keys = parseKeys(cmd.keys);
+  if (!keys.ok) return (say(keys.message), 2);
+  const imported = await readCapture(cmd.path, cmd.allowPartial);
+  if (!imported.ok) return (say(imported.message), 2);
 
-  let text: string | undefined;
-  try {
-    text = await readFile(cmd.path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
-    process.stderr.write(`mrtr-inspector: cannot read ${cmd.path}: ${why}\n`);
-    return 2;
-  }
-
-  const imported = importCapture(text, { allowPartial: cmd.allowPartial });
-  text = undefined; // the file text is not needed past import: let it go before analysis
-  if (!imported.ok) {
-    process.stderr.write(`mrtr-inspector: ${cmd.path}: ${imported.error.message}${imported.error.where ? ` (at ${imported.error.where})` : ''}\n`);
-    return 2;
-  }
-  for (const s of imported.skipped) process.stderr.write(`mrtr-inspector: skipped ${s.where}: ${s.message}\n`);
-
-  const analysis = await analyze(imported.exchanges, { keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound });
+  const analysis = await analyze(imported.exchanges, { keys: keys.keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound });
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
   let chunks: Iterable<string>;
   switch (cmd.format) {

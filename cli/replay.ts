@@ -2,11 +2,10 @@
 // when a final answer differs or the new traffic has an error-severity finding: a
 // regression test for a server's MRTR flows in CI. The work is worker/console's; this file
 // only parses options, reads the file, prints, and picks the exit status.
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { analyze } from '../worker/analysis.js';
-import { importCapture } from '../worker/capture/index.js';
-import { parseKey, type TokenKey } from '../worker/tokens/index.js';
+import { parseKeys, readCapture, say } from './capture-input.js';
 import { planReplay, runReplay } from '../worker/console/replay.js';
 import { checkIgnoreList, DEFAULT_IGNORE } from '../worker/console/result-diff.js';
 import { replayFailed, replayJson, replayJunit, replayText } from '../worker/console/replay-report.js';
@@ -99,26 +98,12 @@ export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usa
   };
 }
 
-const say = (msg: string) => process.stderr.write(`mrtr-inspector: ${msg}\n`);
-
 /** Runs a parsed replay command; resolves to the exit status. */
 export async function runReplayCommand(cmd: ReplayCommand, version: string): Promise<number> {
-  const keys: TokenKey[] = [];
-  for (const [i, k] of cmd.keys.entries()) {
-    const parsed = parseKey(k);
-    if (!parsed.ok) return (say(`--key number ${i + 1}: ${parsed.error}`), 2);
-    keys.push(parsed.key);
-  }
-  let text: string;
-  try {
-    text = await readFile(cmd.path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return (say(`cannot read ${cmd.path}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (err as Error).message}`), 2);
-  }
-  const imported = importCapture(text, { allowPartial: cmd.allowPartial });
-  if (!imported.ok) return (say(`${cmd.path}: ${imported.error.message}${imported.error.where ? ` (at ${imported.error.where})` : ''}`), 2);
-  for (const s of imported.skipped) say(`skipped ${s.where}: ${s.message}`);
+  const keys = parseKeys(cmd.keys);
+  if (!keys.ok) return (say(keys.message), 2);
+  const imported = await readCapture(cmd.path, cmd.allowPartial);
+  if (!imported.ok) return (say(imported.message), 2);
 
   const plan = planReplay(await analyze(imported.exchanges), cmd.conversations.length > 0 ? { conversations: cmd.conversations } : {});
   if (plan.items.length === 0) {
@@ -128,7 +113,7 @@ export async function runReplayCommand(cmd: ReplayCommand, version: string): Pro
   const run = await runReplay(plan, { target: cmd.target, send: fetchTransport({ timeoutMs: cmd.timeoutMs }), ignore: cmd.ignore });
   if (run.unreachable) return (say(`cannot reach the target ${run.unreachable.url}: ${run.unreachable.message}. Is the server running, and is the URL its MCP endpoint?`), 2);
 
-  const findings = (await analyze(run.records, { keys })).findings;
+  const findings = (await analyze(run.records, { keys: keys.keys })).findings;
   const out = cmd.format === 'json' ? replayJson(run, findings, { path: cmd.path, version }) : cmd.format === 'junit' ? replayJunit(run, findings, { path: cmd.path }) : replayText(run, findings, { path: cmd.path });
   try {
     if (cmd.output !== undefined) await writeFile(cmd.output, out);
