@@ -2,8 +2,11 @@
 // toggles, clientInfo), the server's catalog, the call being built, and the step-through
 // view. Every answer from the worker is replaced wholesale ($state.raw); nothing here
 // reads traffic: the worker builds requests, forms and previews.
-import type { CallSpec, ClientSetup, FieldValue, QuestionView, ServerCatalog, StepView } from '../../worker/facade.js';
+import type { CallSpec, ClientSetup, FieldValue, FormModel, QuestionView, ServerCatalog, StepView } from '../../worker/facade.js';
 import type { ConsoleHost } from './console-host.js';
+
+/** Validates an elicitation form in the worker; with no errors, the ElicitResult to send. */
+export type FormChecker = (form: FormModel, values: Record<string, FieldValue>) => Promise<{ ok: boolean; errors: Record<string, string>; result?: Record<string, unknown> }>;
 
 export type ConsoleTab = 'call' | 'edit' | 'tamper' | 'replay' | 'traffic';
 export type Target = { method: 'tools/call'; name: string } | { method: 'prompts/get'; name: string } | { method: 'resources/read'; uri: string };
