@@ -7,7 +7,6 @@
 // `fetchTransport`, which is DOM-free model code from worker/console and runs here as is).
 import { proxy } from 'comlink';
 import { fetchTransport } from '../../worker/console/transport.js';
-import type { Transport } from '../../worker/console/types.js';
 import type { Analysis } from './analysis-client.js';
 import type { Inspector } from './inspector.svelte.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
@@ -34,15 +33,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       if (!api) return null;
       if (!registered.has(api)) {
         registered.add(api);
-        const fetchIt = fetchTransport({ timeoutMs: 60_000 });
-        // Announce each linked send to the service worker first, so its tap files the send
-        // under the worker's record id with its derivedFrom link (one copy, not two).
-        const send: Transport = async (req) => {
-          const { link, ...plain } = req;
-          if (link) await inspector.announceConsoleSend(new URL(plain.url, location.href).href, plain.body, link);
-          return fetchIt(plain);
-        };
-        await api.consoleTransport(proxy(send));
+        await api.consoleTransport(proxy(fetchTransport({ timeoutMs: 60_000 })));
       }
       return api;
     },

@@ -141,15 +141,6 @@ export class Inspector {
   }
 
   /** The record toggle: the service worker stops (or resumes) recording watched traffic. */
-  /**
-   * Tells the service worker the next Console send (URL + exact body) and the record it is
-   * filed under, so its tap stores that send once, linked. Fails open: without an answer the
-   * send is simply captured as ordinary traffic.
-   */
-  async announceConsoleSend(url: string, body: string, link: { id: string; derivedFrom?: string }): Promise<void> {
-    await this.#link?.ask({ type: 'console-send', url, body, id: link.id, ...(link.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}) }, 2_000).catch(() => undefined);
-  }
-
   async setRecording(on: boolean): Promise<void> {
     const ok = await this.#guard(async () => {
       await this.#store.setSetting('recording', on);

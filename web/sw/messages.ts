@@ -21,9 +21,7 @@ export type SwRequest =
   /** The capture session setting changed. */
   | { type: 'session-changed' }
   /** Take control of this (uncontrolled, e.g. after a hard reload) page. */
-  | { type: 'claim' }
-  /** The page is about to fetch a Console send: file it under this record id and link. */
-  | { type: 'console-send'; url: string; body: string; id: string; derivedFrom?: string };
+  | { type: 'claim' };
 
 export type SwReply =
   | { type: 'hello'; protocol: number; build: string; stale: boolean }

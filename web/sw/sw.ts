@@ -1,7 +1,6 @@
 // The capture service worker. Small on purpose: it decides whether to tap (watch-list),
 // taps (tap), and answers the page's handshake. It can be stopped at any moment, so
 // everything it knows is re-read from IndexedDB on wake.
-import { expectConsoleSend } from './console-links.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { CaptureStore } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice, type SwReply, type SwRequest } from './messages.js';
@@ -61,10 +60,6 @@ self.addEventListener('message', (event) => {
       break;
     case 'claim':
       event.waitUntil(self.clients.claim().then(() => reply({ type: 'ack' })));
-      break;
-    case 'console-send':
-      expectConsoleSend(msg.url, msg.body, { id: msg.id, ...(msg.derivedFrom !== undefined ? { derivedFrom: msg.derivedFrom } : {}) });
-      reply({ type: 'ack' });
       break;
   }
 });

@@ -12,7 +12,6 @@ import type { HeaderPair } from '../../worker/protocol.js';
 import type { CaptureStore } from '../../worker/storage/index.js';
 import { ExchangeWriter, type Announce } from './exchange-writer.js';
 import { SseRecorder } from './sse-recorder.js';
-import { takeConsoleLink } from './console-links.js';
 
 export interface TapDeps {
   store: CaptureStore;
@@ -66,16 +65,12 @@ export class Tap {
       const startedAt = Date.now();
       bytes = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
       forward = bytes ? new Request(req, { body: bytes, signal: req.signal }) : new Request(req, { signal: req.signal });
-      const body = bytes ? new TextDecoder().decode(bytes) : undefined;
-      // A Console send the page announced is filed under the worker's record id, linked.
-      const link = takeConsoleLink(req.url, body);
-      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID());
+      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, crypto.randomUUID());
       const id = writer.id;
       writer.start(async () => ({
-        id, source: link ? 'console' : 'sw', startedAt, state: 'pending', session: await this.#deps.session(),
-        ...(link?.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}),
+        id, source: 'sw', startedAt, state: 'pending', session: await this.#deps.session(),
         ...(client ? { client } : {}),
-        request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(body !== undefined ? { body } : {}) },
+        request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
       }));
     } catch {
       if (!bytes) return this.skip(req);

@@ -80,11 +80,6 @@ export function answerMessage(reading: RoundReading, id: JsonRpcId): Record<stri
 }
 
 /** Calls the transport; a throw (a bug in a custom transport, a fetch that rejects) becomes a failure. */
-/** `req` tagged with the record id (and origin) it will be filed under; see ConsoleRequest.link. */
-export function withLink(req: ConsoleRequest, id: string, derivedFrom: string | undefined): ConsoleRequest {
-  return { ...req, link: { id, ...(derivedFrom !== undefined ? { derivedFrom } : {}) } };
-}
-
 export async function sendSafely(send: Transport, req: ConsoleRequest): Promise<ConsoleResponse> {
   const sentAt = Date.now();
   try {

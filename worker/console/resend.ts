@@ -3,7 +3,7 @@
 // linked to the original (`derivedFrom`).
 import type { ExchangeRecord, HeaderPair } from '../protocol.js';
 import { draftText, parseDraft, type DraftError } from './draft.js';
-import { builtFromRecord, consoleRecord, newRecordId, readRound, sendSafely, withLink } from './exchange.js';
+import { builtFromRecord, consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
 import type { ConsoleRequest, RoundReading, Transport } from './types.js';
 
 /** The draft of a captured request: where it went, and its header block plus pretty body. */
@@ -32,8 +32,7 @@ export function resendRequest(draft: ResendDraft, text: string, fallbackHeaders:
 export async function resend(draft: ResendDraft, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading } | { ok: false; error: DraftError }> {
   const r = resendRequest(draft, text);
   if (!r.ok) return r;
-  const recordId = newRecordId();
-  const res = await sendSafely(send, withLink(r.request, recordId, draft.from));
-  const record = consoleRecord(r.request, res, { id: recordId, seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
+  const res = await sendSafely(send, r.request);
+  const record = consoleRecord(r.request, res, { id: newRecordId(), seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
   return { ok: true, record, reading: readRound(record, r.id as never) };
 }

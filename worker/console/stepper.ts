@@ -6,7 +6,7 @@
 import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { answerAll, inputKind, type AutoAnswers, type OpenQuestion } from './answers.js';
 import { draftText, parseDraft, type DraftError } from './draft.js';
-import { consoleRecord, newRecordId, readRound, sendSafely, withLink } from './exchange.js';
+import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, toHttp } from './request.js';
 import type { BuiltRequest, ConsoleRequest, InputRequest, RoundReading, SavedAnswer, Transport } from './types.js';
 
@@ -139,10 +139,9 @@ export function createStepper(opts: StepperOptions): Stepper {
   async function transmit(req: ConsoleRequest, id: JsonRpcId, parent: number | null, extra: Partial<StepRound>): Promise<StepRound> {
     set({ status: 'sending' });
     const depth = parent === null ? 0 : s.rounds[parent].depth + 1;
+    const res = await sendSafely(opts.send, req);
     const derivedFrom = extra.forkOf !== undefined ? s.rounds[extra.forkOf].record.id : opts.derivedFrom?.(depth);
-    const recordId = newRecordId();
-    const res = await sendSafely(opts.send, withLink(req, recordId, derivedFrom));
-    const record = consoleRecord(req, res, { id: recordId, seq: seq++, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(derivedFrom !== undefined ? { derivedFrom } : {}) });
+    const record = consoleRecord(req, res, { id: newRecordId(), seq: seq++, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(derivedFrom !== undefined ? { derivedFrom } : {}) });
     const round: StepRound = { index: s.rounds.length, parent, depth, id, request: req, reading: readRound(record, id), record, edited: false, ...extra };
     set({ rounds: [...s.rounds, round] });
     return round;

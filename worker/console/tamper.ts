@@ -6,7 +6,7 @@
 import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { own } from '../decode/meta.js';
 import { inspectToken } from '../tokens/index.js';
-import { consoleRecord, newRecordId, readRound, sendSafely, withLink } from './exchange.js';
+import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, encodeHeaderValue, toHttp, withoutMrtrFields } from './request.js';
 import { flipPayloadByte } from './tamper-flip.js';
 import type { BuiltRequest, ConsoleRequest, ConsoleResponse, RoundReading, Transport } from './types.js';
@@ -151,17 +151,15 @@ export async function runTamperPlan(
   }
   let seq = 0;
   const nextSeq = opts.seq ?? (() => seq++);
-  const record = (req: ConsoleRequest, res: ConsoleResponse, id: string) =>
-    consoleRecord(req, res, { id, seq: nextSeq(), ...(opts.session !== undefined ? { session: opts.session } : {}), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) });
-  const recordIds = plan.requests.map(() => newRecordId());
-  const responses = await Promise.all(plan.requests.map((r, i) => sendSafely(send, withLink(r, recordIds[i], opts.derivedFrom))));
-  const records = plan.requests.map((r, i) => record(r, responses[i], recordIds[i]));
+  const record = (req: ConsoleRequest, res: ConsoleResponse) =>
+    consoleRecord(req, res, { id: newRecordId(), seq: nextSeq(), ...(opts.session !== undefined ? { session: opts.session } : {}), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) });
+  const responses = await Promise.all(plan.requests.map((r) => sendSafely(send, r)));
+  const records = plan.requests.map((r, i) => record(r, responses[i]));
   const sent = [...plan.requests];
   if (plan.control) {
-    const controlId = newRecordId();
-    const res = await sendSafely(send, withLink(plan.control.request, controlId, opts.derivedFrom));
+    const res = await sendSafely(send, plan.control.request);
     responses.push(res);
-    records.push(record(plan.control.request, res, controlId));
+    records.push(record(plan.control.request, res));
     sent.push(plan.control.request);
   }
   const v = plan.judge(responses);
@@ -170,7 +168,7 @@ export async function runTamperPlan(
     result: {
       test: plan.test, label: plan.label, status: 'done', verdict: v.verdict, ...(v.rule !== undefined ? { rule: v.rule } : {}), detail: v.detail,
       sent: sent.map((r) => ({ body: r.body })),
-      answers: responses.map((res, i) => ({ status: res.status, summary: summarize(readRound(records[i], ids[i])) })),
+      answers: responses.map((res, i) => ({ status: res.status, summary: summarize(readRound(record(sent[i], res), ids[i])) })),
       ...(plan.schedule ? { schedule: plan.schedule } : {}),
     },
     records,

@@ -24,12 +24,6 @@ export interface ConsoleRequest {
   method: 'POST';
   headers: HeaderPair[];
   body: string;
-  /**
-   * The record this send will be filed under, for a host that records traffic itself (the
-   * page announces it to the service worker, which then files its tap under this id and
-   * link instead of a second copy). Not sent on the wire; Node transports ignore it.
-   */
-  link?: { id: string; derivedFrom?: string };
 }
 
 /**

@@ -25,18 +25,28 @@ export interface ConsoleDeps {
 
 /** The Console methods the facade exposes next to its own. */
 export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: ConsoleDeps) {
-  // Every Console send goes out through the page's fetch (the transport registered once),
-  // announced to the service worker with the record id and derivedFrom link the Console
-  // gives it, so the tap stores it once, linked, in the capture session. The worker keeps
-  // no copy of its own; `persistConsole` only says where the sends were filed.
+  // The Console's traffic as the Console saw it: console records (with derivedFrom links)
+  // filed in a session named "Console", next to what the service worker tapped of the same
+  // sends in the capture session. The transport is the page's fetch, registered once.
   let transport: Transport | null = null;
   const send: Transport = (req) => {
     if (!transport) throw new Error('the page has not registered its transport (consoleTransport)');
     return transport(req);
   };
+  let consoleSession: { id: string; seq: number } | null = null;
 
-  async function persistConsole(_records: ExchangeRecord[]): Promise<string> {
-    return (await store.currentSession()).id;
+  async function persistConsole(records: ExchangeRecord[]): Promise<string> {
+    if (!consoleSession) {
+      const found = (await store.listSessions()).find((x) => x.name === 'Console');
+      const s = found ?? (await store.createSession('Console'));
+      consoleSession = { id: s.id, seq: found ? await store.countExchanges(s.id) : 0 };
+    }
+    const c = consoleSession;
+    const stored: StoredExchange[] = records.map((r) => ({ ...r, seq: c.seq++, session: c.id }));
+    await store.putExchanges(stored);
+    const m = sessions.get(c.id);
+    if (m) (await m).put(stored);
+    return c.id;
   }
 
   async function persistReplay(records: ExchangeRecord[], target: string): Promise<{ id: string; name: string }> {
@@ -118,10 +128,7 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
       return guard(async () => {
         const b = await builtOf(session);
         const conversations = opts.filter ? listOf(b, opts.filter).items.map((c) => c.id) : undefined;
-        // A replay is a session of its own, filed by the worker: its sends go out unlinked, so
-      // the tap's copies (in the capture session) never share an id with the replay's.
-      const unlinked: Transport = ({ link: _link, ...req }) => send(req);
-      return replaySession(b.analysis, { target: opts.target, ignore: opts.ignore, send: unlinked, ...(conversations ? { conversations } : {}) },
+        return replaySession(b.analysis, { target: opts.target, ignore: opts.ignore, send, ...(conversations ? { conversations } : {}) },
           (records) => persistReplay(records, opts.target));
       });
     },
