@@ -1,6 +1,6 @@
 // Command-line parsing for `mrtr-inspector`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
-import { parseReplayCommand, REPLAY_USAGE, type ReplayCommand } from './replay.js';
+import { parseReplayCommand, REPLAY_USAGE, unexpectedArguments, type ReplayCommand } from './replay.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -78,9 +78,10 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.version) return { kind: 'version' };
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command "${cmd}"; the commands are "lint" and "replay"` };
+  // Not echoed when a key was given: it may be the tail of an unquoted key (see unexpectedArguments).
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "lint" and "replay"` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
-  if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
+  if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'junit')
     return { kind: 'usage-error', message: `--format must be text, json, sarif or junit, got "${format}"` };

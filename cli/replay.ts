@@ -22,6 +22,8 @@ export interface ReplayCommand {
   conversations: string[];
   allowPartial: boolean;
   timeoutMs: number;
+  /** Send the capture's credential headers even to a target of another origin than the recording. */
+  sendCredentials: boolean;
   output?: string;
 }
 
@@ -41,6 +43,9 @@ Replay options:
   --no-default-ignore  compare everything but the --ignore paths
   --conversation ID    replay only this conversation (ids as lint --format json prints them); repeatable
   --timeout SECONDS    give up on one request after this long (default 30)
+  --send-credentials   send the capture's credential headers (Authorization, API keys) even
+                       when --target is another origin than the recording; by default they
+                       go only to the recording's own origin
   --allow-partial, --output FILE   as for lint
 
 Replay exit status: 0 every final answer matched and the new traffic has no error-severity
@@ -48,6 +53,16 @@ finding, 1 otherwise, 2 the capture could not be used or the target could not be
 `;
 
 type Usage = { kind: 'usage-error'; message: string } | { kind: 'help' };
+
+/**
+ * The message for arguments left over after the capture file. Hazard: a --key value with a
+ * space that was not quoted arrives split, its tail as extra arguments, so they are named
+ * only when no --key was given.
+ */
+export function unexpectedArguments(rest: readonly string[], keysGiven: boolean): string {
+  if (!keysGiven) return `unexpected argument "${rest[0]}" (one capture file per run)`;
+  return `${rest.length} unexpected argument${rest.length === 1 ? '' : 's'} (one capture file per run; not shown, since a --key value with spaces arrives split: quote it, --key "…")`;
+}
 
 /** Parses `replay …` argv. Never throws. */
 export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usage {
@@ -64,6 +79,7 @@ export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usa
         'no-default-ignore': { type: 'boolean' },
         conversation: { type: 'string', multiple: true },
         timeout: { type: 'string' },
+        'send-credentials': { type: 'boolean' },
         'allow-partial': { type: 'boolean' },
         output: { type: 'string', short: 'o' },
         help: { type: 'boolean', short: 'h' },
@@ -76,7 +92,7 @@ export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usa
   if (values.help) return { kind: 'help' };
   const [, path, ...rest] = positionals;
   if (path === undefined) return { kind: 'usage-error', message: 'replay needs a capture file: mrtr-inspector replay <capture.har|capture.jsonl> --target <url>' };
-  if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
+  if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   if (values.target === undefined) return { kind: 'usage-error', message: 'replay needs --target <url>: the MCP endpoint to replay against' };
   let url: URL;
   try {
@@ -94,7 +110,7 @@ export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usa
   if (!(timeout > 0 && Number.isFinite(timeout))) return { kind: 'usage-error', message: `--timeout needs a positive number of seconds, got "${values.timeout}"` };
   return {
     kind: 'replay', path, target: values.target, keys: values.key ?? [], format, ignore, conversations: values.conversation ?? [],
-    allowPartial: values['allow-partial'] ?? false, timeoutMs: timeout * 1000, ...(values.output !== undefined ? { output: values.output } : {}),
+    allowPartial: values['allow-partial'] ?? false, timeoutMs: timeout * 1000, sendCredentials: values['send-credentials'] ?? false, ...(values.output !== undefined ? { output: values.output } : {}),
   };
 }
 
@@ -110,7 +126,7 @@ export async function runReplayCommand(cmd: ReplayCommand, version: string): Pro
     const why = cmd.conversations.length > 0 ? `none of the conversations ${cmd.conversations.join(', ')} can be replayed` : 'it holds no 2026-07-28 request to replay';
     return (say(`${cmd.path}: nothing to replay: ${why}${plan.skipped[0] ? ` (e.g. ${plan.skipped[0].conversation}: ${plan.skipped[0].reason})` : ''}`), 2);
   }
-  const run = await runReplay(plan, { target: cmd.target, send: fetchTransport({ timeoutMs: cmd.timeoutMs }), ignore: cmd.ignore });
+  const run = await runReplay(plan, { target: cmd.target, send: fetchTransport({ timeoutMs: cmd.timeoutMs }), ignore: cmd.ignore, sendCredentials: cmd.sendCredentials });
   if (run.unreachable) return (say(`cannot reach the target ${run.unreachable.url}: ${run.unreachable.message}. Is the server running, and is the URL its MCP endpoint?`), 2);
 
   const findings = (await analyze(run.records, { keys: keys.keys })).findings;

@@ -2,6 +2,15 @@
 // app's root, `/sw.js`, so its scope is the whole app: built on request in `vite dev`
 // (cached until a source file changes) and emitted into the output by `vite build`.
 // Also defines __MRTR_BUILD_ID__ for the page and the worker alike, for the handshake.
+//
+// Test hook (dev server only): `/sw.js?build=<name>`, fetched by the browser as a service
+// worker script (it sends `Service-Worker: script`), is built with the build id
+// `<this build>~<name>`. Registering that URL from the page installs a new worker version
+// over the running one, as a redeploy would (test/e2e/fault-sw-update.spec.ts). It cannot
+// be reached in production: `npm start` and any static host serve the built dist/web/sw.js
+// (vite preview never runs configureServer), where the query is ignored. Cross-site pages
+// cannot use it either: they cannot register our scripts, and a fetch of theirs cannot set
+// `Service-Worker` without a preflight this server never grants.
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'vite';
@@ -10,6 +19,10 @@ const ENTRY = fileURLToPath(new URL('../web/sw/sw.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FACADE = fileURLToPath(new URL('../worker/facade.ts', import.meta.url));
 export const SW_PATH = '/sw.js';
+/** The test hook's build names; anything else is served the normal build. */
+const TEST_BUILD = /^[A-Za-z0-9_-]{1,32}$/;
+/** How many hook builds are kept (each is a whole bundle). */
+const MAX_TEST_BUILDS = 4;
 
 interface Bundle {
   code: string;
@@ -60,7 +73,26 @@ async function isFresh(b: Bundle): Promise<boolean> {
 export function serviceWorkerPlugin(opts: { buildId?: string } = {}): Plugin {
   // One id per server start or build; the page and the worker both get it.
   const buildId = opts.buildId ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  let cached: Promise<Bundle> | null = null;
+  /** Bundles by build id: this build's, and the test hook's (see the header). */
+  const cached = new Map<string, Promise<Bundle>>();
+
+  // The bundle for `id`, rebuilt when a source file changed since it was built.
+  const bundleFor = async (id: string): Promise<Bundle> => {
+    const have = await cached.get(id)?.catch(() => null);
+    if (have && (await isFresh(have))) return have;
+    const next = bundleServiceWorker(id, false);
+    cached.set(id, next);
+    for (const old of cached.keys()) {
+      if (cached.size <= MAX_TEST_BUILDS + 1) break;
+      if (old !== buildId && old !== id) cached.delete(old);
+    }
+    try {
+      return await next;
+    } catch (err) {
+      if (cached.get(id) === next) cached.delete(id);
+      throw err;
+    }
+  };
 
   return {
     name: 'mrtr:service-worker',
@@ -76,12 +108,9 @@ export function serviceWorkerPlugin(opts: { buildId?: string } = {}): Plugin {
       server.middlewares.use(async (req, res, next) => {
         if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== SW_PATH) return next();
         try {
-          if (cached && !(await isFresh(await cached))) cached = null;
-          cached ??= bundleServiceWorker(buildId, false);
-          const { code } = await cached.catch((err: unknown) => {
-            cached = null;
-            throw err;
-          });
+          const name = new URL(req.url ?? '/', 'http://sw.invalid').searchParams.get('build');
+          const hooked = name !== null && TEST_BUILD.test(name) && req.headers['service-worker'] === 'script';
+          const { code } = await bundleFor(hooked ? `${buildId}~${name}` : buildId);
           res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
           // Let the browser compare bytes on every update check.
           res.setHeader('Cache-Control', 'no-cache');

@@ -2,6 +2,12 @@
 // exchanges from storage, analyses them, and answers the page with list rows and details
 // by id; it also imports, exports, filters and reads tokens, so the page never parses
 // traffic. The page reaches it through one `wrap<AnalysisApi>()` and `import type` only.
+//
+// Issue 6: this worker may die (an uncaught error, OOM) and be replaced by the page. All
+// it holds is rebuilt: sessions load lazily from storage, remembered keys from settings,
+// and what storage cannot give back (keys set for this visit only, exchanges storage
+// refused) the page sends again (`setKey`, `holdUnsaved`). `lifeline` lets the page see a
+// death that fires no event.
 import { expose } from 'comlink';
 import { exportHar, exportJsonl, importCapture } from './capture/index.js';
 import { DEMO_STATE_KEY } from './demo-key.js';
@@ -15,6 +21,7 @@ import { conversationView, TokenReader } from './view/conversation-view.js';
 import { exchangeView } from './view/exchange-view.js';
 import { Keyring, serverOf } from './view/keyring.js';
 import { listOf, recordsOf, SessionModel } from './view/session-model.js';
+import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
 import type { Answer } from './view/types.js';
 import type {
@@ -23,6 +30,7 @@ import type {
 
 export type * from './view/types.js';
 export type * from './view/console-types.js';
+export type { UnsavedExchange } from './view/session-model.js';
 
 /** One row of the exchange list. */
 export interface ExchangeSummary {
@@ -46,6 +54,7 @@ const sessions = new Map<string, Promise<SessionModel>>();
 const keyring = new Keyring();
 const tokens = new TokenReader(keyring);
 const VERSION = '0.1.0';
+const unsavedApi = createUnsavedApi({ store, sessions, guard });
 
 async function guard<T>(fn: () => Promise<T>): Promise<Answer<T>> {
   try {
@@ -62,6 +71,7 @@ function modelOf(session: string): Promise<SessionModel> {
     m = (async () => {
       const model = new SessionModel();
       for await (const page of store.allExchanges(session)) model.put(page);
+      model.hold(unsavedApi.heldOf(session));
       return model;
     })();
     // A failed load is not cached: the next call tries again.
@@ -119,6 +129,24 @@ const api = {
     });
   },
 
+  /**
+   * Resolves once this worker holds the Web Lock `name` for the rest of its life. The page
+   * then queues for the same lock: it is granted when this worker is gone, however it died
+   * (closed, crashed, out of memory), and a busy worker never looks dead. False without
+   * Web Locks.
+   */
+  async lifeline(name: string): Promise<boolean> {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    if (!locks) return false;
+    await new Promise<void>((held) => {
+      void locks.request(name, () => {
+        held();
+        return new Promise<never>(() => undefined);
+      });
+    });
+    return true;
+  },
+
   /** Drops what is cached for a session (after a clear). */
   forget(session: string): void {
     sessions.delete(session);
@@ -170,9 +198,9 @@ const api = {
     });
   },
 
-  /** The raw record. */
+  /** The raw record (a held copy when storage refused it). */
   exchange(id: string): Promise<Answer<StoredExchange | null>> {
-    return guard(async () => (await store.getExchange(id)) ?? null);
+    return guard(async () => unsavedApi.heldRecord(id) ?? (await store.getExchange(id)) ?? null);
   },
 
   rules(): RuleInfo[] {
@@ -185,18 +213,19 @@ const api = {
 
   /**
    * Sets the verification key for a server (empty text removes it). Kept in memory; with
-   * `remember`, also in IndexedDB settings. The answer never contains the key.
+   * `remember`, also in IndexedDB settings. The answer never contains the key; `applied`
+   * says whether the key is now in use (false only for a key that could not be read).
    */
-  async setKey(server: string, text: string, remember: boolean): Promise<{ ok: boolean; error?: string; keys: KeyInfo[] }> {
+  async setKey(server: string, text: string, remember: boolean): Promise<{ ok: boolean; error?: string; keys: KeyInfo[]; applied: boolean }> {
     const r = keyring.set(server, text, { remembered: remember });
-    if (!r.ok) return { ok: false, error: r.error, keys: keyring.list() };
+    if (!r.ok) return { ok: false, error: r.error, keys: keyring.list(), applied: false };
     try {
       await rememberKeys();
     } catch (err) {
       const why = err instanceof StorageError ? err.message : 'unexpected storage error';
-      return { ok: false, error: `The key is set for this visit but could not be remembered: ${why}`, keys: keyring.list() };
+      return { ok: false, error: `The key is set for this visit but could not be remembered: ${why}`, keys: keyring.list(), applied: true };
     }
-    return { ok: true, keys: keyring.list() };
+    return { ok: true, keys: keyring.list(), applied: true };
   },
 
   /**
@@ -254,7 +283,7 @@ const api = {
   /** One exchange's request as a cURL command or a fetch() call (sanitised unless asked). */
   copyAs(session: string, id: string, kind: 'curl' | 'fetch', keepSecrets = false): Promise<Answer<string | null>> {
     return guard(async () => {
-      const r = (await modelOf(session)).records.get(id);
+      const r = (await modelOf(session)).record(id);
       if (!r) return null;
       const opts = { sanitize: !keepSecrets, secrets: keyring.secretsForRedaction() };
       return kind === 'curl' ? toCurl(r, opts) : toFetch(r, opts);
@@ -264,8 +293,8 @@ const api = {
 
 const consoleApi = createConsoleApi({ store, sessions, builtOf, guard, safeName });
 
-Object.assign(api, consoleApi);
+Object.assign(api, consoleApi, unsavedApi.api);
 
-export type AnalysisApi = typeof api & typeof consoleApi;
+export type AnalysisApi = typeof api & typeof consoleApi & typeof unsavedApi.api;
 
 expose(api);

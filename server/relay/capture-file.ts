@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readFile, stat, truncate } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ExchangeRecord } from '../../worker/protocol.js';
+import { supersedes } from '../../worker/storage/exchanges.js';
 
 /** The first line of a capture file. */
 export const JSONL_HEADER_KIND = 'mrtr-inspector-capture';
@@ -15,10 +16,15 @@ export function jsonlHeader(now = new Date()): string {
  * ExchangeRecord per line; a later line with the same id replaces the earlier one (an
  * exchange is appended when it starts, when its response head arrives and when it ends).
  *
- * Race: appends and the page's backlog drain are serialised on one promise chain, so a
- * drain reads and truncates with no append in between; an append that arrives meanwhile
- * waits and lands in the emptied file. Nothing is lost and nothing is read twice, as long
- * as one inspector process owns the file.
+ * Lines leave the file only when a page acknowledges it stored them (server/relay/
+ * backlog.ts): reading hands the page a copy, and `remove` later drops, per acknowledged id,
+ * the lines not newer than the copy it was handed. A page that closes or fails to store
+ * between the two acknowledges nothing, and the same lines are handed out again.
+ *
+ * Race: appends, reads and removals are serialised on one promise chain, so a removal
+ * rewrites the file with no append in between; an append that arrives meanwhile waits and
+ * lands after the rewrite. A newer line for an acknowledged id, appended after the copy
+ * was handed out, is kept. This holds as long as one inspector process owns the file.
  */
 export class CaptureFile {
   #path: string;
@@ -38,7 +44,7 @@ export class CaptureFile {
     return this.#path;
   }
 
-  /** True when this process has a line for the id in the file since the last drain. */
+  /** True when the file holds (or is about to hold) a line for the id. */
   has(id: string): boolean {
     return this.#ids.has(id) || this.#queued.has(id);
   }
@@ -49,8 +55,8 @@ export class CaptureFile {
     const id = record.id;
     this.#queued.set(id, (this.#queued.get(id) ?? 0) + 1);
     return this.#enqueue(async () => {
-      // A drain clears only landed ids: a line queued behind a drain lands in the emptied
-      // file and must still count as "in the file" afterwards.
+      // A removal recounts only landed lines: a line queued behind one lands after the
+      // rewrite and must still count as "in the file" afterwards.
       const left = (this.#queued.get(id) ?? 1) - 1;
       if (left > 0) this.#queued.set(id, left);
       else this.#queued.delete(id);
@@ -68,24 +74,47 @@ export class CaptureFile {
     });
   }
 
-  /**
-   * Hands the whole file to `deliver` and truncates it only when `deliver` resolves true
-   * (the page got every byte). Returns what `deliver` returned.
-   */
-  drain(deliver: (content: string) => Promise<boolean>): Promise<boolean> {
+  /** The file's text and the last record per id in it (what a backlog drain hands out). */
+  read(): Promise<{ content: string; latest: Map<string, ExchangeRecord> }> {
     return this.#enqueue(async () => {
-      let content = '';
-      try {
-        content = await readFile(this.#path, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const content = await this.#text();
+      const latest = new Map<string, ExchangeRecord>();
+      for (const r of records(content)) if (r) latest.set(r.id, r);
+      return { content, latest };
+    });
+  }
+
+  /**
+   * Drops the lines of each `acked` id that are not newer (`supersedes`) than the copy of
+   * it in `handed`; every other line stays, in order. Resolves to how many records (ids)
+   * left the file and how many are still in it. The file is emptied (no header) when
+   * nothing is left.
+   */
+  remove(handed: ReadonlyMap<string, ExchangeRecord>, acked: ReadonlySet<string>): Promise<{ removed: number; left: number }> {
+    return this.#enqueue(async () => {
+      const content = await this.#text();
+      if (content === '') return { removed: 0, left: 0 };
+      const lines = content.split('\n').filter((l) => l.trim() !== '');
+      const kept: string[] = [];
+      const before = new Set<string>();
+      const left = new Set<string>();
+      records(content).forEach((r, i) => {
+        if (r === null) return; // the header, or a line cut by a crash: nothing to deliver
+        before.add(r.id);
+        const copy = acked.has(r.id) ? handed.get(r.id) : undefined;
+        if (copy && !supersedes(r, copy)) return;
+        kept.push(lines[i]!);
+        left.add(r.id);
+      });
+      if (kept.length === 0) await truncate(this.#path, 0);
+      else {
+        // Write beside and rename: a crash mid-rewrite leaves the old file, never half of one.
+        const tmp = `${this.#path}.${process.pid}.tmp`;
+        await writeFile(tmp, [jsonlHeader(), ...kept].join('\n') + '\n');
+        await rename(tmp, this.#path);
       }
-      const delivered = await deliver(content);
-      if (delivered && content !== '') {
-        await truncate(this.#path, 0);
-        this.#ids.clear();
-      }
-      return delivered;
+      this.#ids = left;
+      return { removed: before.size - left.size, left: left.size };
     });
   }
 
@@ -94,9 +123,31 @@ export class CaptureFile {
     return this.#enqueue(async () => undefined);
   }
 
+  async #text(): Promise<string> {
+    try {
+      return await readFile(this.#path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw err;
+    }
+  }
+
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
     const next = this.#chain.then(job, job);
     this.#chain = next.catch(() => undefined);
     return next;
   }
+}
+
+// Each non-blank line of a capture file as a record, or null for the header and for lines
+// that are not records (one cut short by a crash): the page's reader skips those too.
+function records(content: string): (ExchangeRecord | null)[] {
+  return content.split('\n').filter((l) => l.trim() !== '').map((line) => {
+    try {
+      const v = JSON.parse(line) as Partial<ExchangeRecord> | null;
+      return v && typeof v === 'object' && typeof v.id === 'string' && typeof v.state === 'string' ? (v as ExchangeRecord) : null;
+    } catch {
+      return null;
+    }
+  });
 }

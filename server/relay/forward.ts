@@ -96,6 +96,10 @@ function drained(res: ServerResponse): Promise<void> {
  * - Cancellation: in 2026 a client cancels by closing the stream. When our client's
  *   socket closes first, `abort` aborts the upstream fetch and the reader is cancelled, so
  *   the server sees its connection close too.
+ * - The target going down mid-stream (its process dies, its socket is reset): the read
+ *   rejects. The exchange is recorded `aborted` with what arrived so far (events, the
+ *   unterminated tail), never dropped, and the client's connection is cut so it sees a
+ *   broken stream rather than a clean end it would take for a complete answer.
  */
 export async function pipeResponse(
   upstream: Response,
@@ -139,7 +143,7 @@ export async function pipeResponse(
     if (clientGone) {
       tap?.fail('aborted', 'The client closed the connection before the response ended.');
     } else {
-      tap?.fail('failed', `The upstream response broke off: ${describeError(err)}`);
+      tap?.fail('aborted', `The target closed the connection before the response ended: ${describeError(err)}`);
       // Cut the client's connection too, so it sees a broken stream, not a clean end.
       res.destroy();
     }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
+import { DRAIN_HEADER, parseAck } from './backlog.js';
 import { readBody } from './forward.js';
 import { ownOrigin, pageOriginProblem, refuse } from './guards.js';
 import type { RelayContext } from './relay.js';
@@ -11,7 +12,9 @@ import { parseTargetList } from './target-store.js';
 //   GET  targets         the target list (demo first)
 //   PUT  targets         replace the user's targets with `[{ id, url }]` (POST works too)
 //   GET  events          text/event-stream; each event's data is one ExchangeRecord JSON
-//   POST backlog         the capture file's JSONL, then the file is emptied (GET works too)
+//   POST backlog         the capture file's JSONL, and a drain id in the mrtr-drain header
+//                        (GET works too); the file keeps every line until
+//   POST backlog/ack     { drain, ids } says the page stored them; then they are removed
 //   *    forward/<id>    forwards to a "via relay" target and streams the answer back
 
 function json(res: ServerResponse, status: number, value: unknown): void {
@@ -58,14 +61,19 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
-// Ends a response with `content` and resolves whether the page received all of it.
-function sendAll(res: ServerResponse, content: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    res.once('finish', () => resolve(true));
-    res.once('close', () => resolve(res.writableFinished));
-    res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(content) });
-    res.end(content);
-  });
+// Reads a small JSON request body; undefined (after answering) when it is not one.
+async function readJson(req: IncomingMessage, res: ServerResponse, what: string, limit: number, example: string): Promise<{ value: unknown } | undefined> {
+  const bytes = await readBody(req, limit);
+  if (!bytes) {
+    refuse(res, 413, `${what} too large (limit ${limit / (1024 * 1024)} MiB).`);
+    return undefined;
+  }
+  try {
+    return { value: JSON.parse(new TextDecoder().decode(bytes)) };
+  } catch {
+    refuse(res, 400, `${what} must be JSON: ${example}.`);
+    return undefined;
+  }
 }
 
 /** Routes one /relay/api/<segments> request after checking it comes from the page. */
@@ -90,22 +98,31 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);
 
   if (name === 'backlog' && rest.length === 0 && (method === 'GET' || method === 'POST')) {
-    await ctx.capture.drain((content) => sendAll(res, content));
+    const { drain, content } = await ctx.backlog.handOut();
+    res.writeHead(200, {
+      'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(content), [DRAIN_HEADER]: drain,
+    });
+    res.end(content);
     return;
+  }
+
+  if (name === 'backlog' && rest.length === 1 && rest[0] === 'ack' && method === 'POST') {
+    const body = await readJson(req, res, 'The acknowledgement', 8 * 1024 * 1024, '{"drain": "…", "ids": ["…"]}');
+    if (!body) return;
+    const ack = parseAck(body.value);
+    if (typeof ack === 'string') return refuse(res, 400, ack);
+    const outcome = await ctx.backlog.ack(ack);
+    if (!outcome.ok) return refuse(res, outcome.status, outcome.error);
+    return json(res, 200, { removed: outcome.removed, left: outcome.left });
   }
 
   if (name === 'targets' && rest.length === 0) {
     if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)) });
     if (method === 'PUT' || method === 'POST') {
-      const bytes = await readBody(req, 1024 * 1024);
-      if (!bytes) return refuse(res, 413, 'Target list too large (limit 1 MiB).');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(new TextDecoder().decode(bytes));
-      } catch {
-        return refuse(res, 400, 'The target list must be JSON: [{ "id": "local", "url": "http://localhost:3000/mcp" }].');
-      }
-      const result = parseTargetList(parsed);
+      const body = await readJson(req, res, 'The target list', 1024 * 1024, '[{ "id": "local", "url": "http://localhost:3000/mcp" }]');
+      if (!body) return;
+      const result = parseTargetList(body.value);
       if (!result.ok) return refuse(res, 400, result.error);
       try {
         ctx.targets.replace(result.targets);
@@ -126,5 +143,5 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
     });
   }
 
-  return refuse(res, 404, 'Unknown relay API call. The page API is: GET info, GET/PUT targets, GET events, POST backlog, and forward/<target>.');
+  return refuse(res, 404, 'Unknown relay API call. The page API is: GET info, GET/PUT targets, GET events, POST backlog, POST backlog/ack, and forward/<target>.');
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { ExchangeRecord } from '../../worker/protocol.js';
+import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
 import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
 import { foreignOriginProblem, hostProblem, ownOrigin, refuse, tokenMatches } from './guards.js';
@@ -37,6 +38,8 @@ export interface RelayContext {
   token: string;
   targets: TargetStore;
   capture: CaptureFile;
+  /** The capture file handed to pages, with acknowledgements (backlog.ts). */
+  backlog: Backlog;
   pages: PageHub;
   /** Resolves a target id to where it goes, or undefined when the user never added it. */
   route(req: IncomingMessage, targetId: string, query: URLSearchParams): RelayRoute | undefined;
@@ -128,6 +131,7 @@ export function createRelay(opts: RelayOptions): Relay {
     token,
     targets,
     capture,
+    backlog: new Backlog(capture),
     pages,
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     relayUrl: (req, targetId) => `${ownOrigin(req)}/relay/${token}/${encodeURIComponent(targetId)}`,

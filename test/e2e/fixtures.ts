@@ -331,3 +331,306 @@ export const consoleTest = test.extend<{ changedDemo: ConsoleServer }>({
     }
   },
 });
+
+// ---------------------------------------------------------------------------------------
+// sdkPeers: an official SDK v2 server (test/peers/sdk-trip-server.ts, tool `plan_trip`) run
+// as its own Node process on 127.0.0.1 at a free port. `start({ cors: true })` sends CORS
+// headers for the inspector's origin; `cors: false` sends none (reach it via the relay).
+// Every process started is stopped (SIGTERM, then SIGKILL) when the test ends.
+const TRIP_PEER = fileURLToPath(new URL('../peers/sdk-trip-server.ts', import.meta.url));
+
+/** A running SDK v2 peer: its MCP endpoint and the HMAC key its requestState verifies with. */
+export interface SdkPeer {
+  url: string;
+  key: string;
+}
+
+/** The SDK peer processes of one test. */
+export class SdkPeers {
+  readonly #children = new Set<ChildProcess>();
+  constructor(readonly inspectorOrigin: string) {}
+
+  /** Spawns a peer and resolves once it printed its URL (it listens by then). */
+  async start(opts: { cors: boolean }): Promise<SdkPeer> {
+    const { SDK_TRIP_KEY } = await import('../peers/sdk-trip-server.ts');
+    const args = ['--import', 'tsx', TRIP_PEER, ...(opts.cors ? ['--cors', this.inspectorOrigin] : [])];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#children.add(child);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c));
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`sdk-trip-server printed no URL in 60 s: ${stderr}`)), 60_000);
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c;
+        const line = out.split('\n')[0];
+        if (out.includes('\n')) {
+          clearTimeout(timer);
+          try {
+            resolve((JSON.parse(line) as { url: string }).url);
+          } catch {
+            reject(new Error(`sdk-trip-server printed ${JSON.stringify(line)}, not {"url": …}`));
+          }
+        }
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`sdk-trip-server exited (${code}) before listening: ${stderr}`));
+      });
+    });
+    return { url, key: SDK_TRIP_KEY };
+  }
+
+  /** Stops every peer this test started and waits until each has exited. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.#children].map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    })));
+    this.#children.clear();
+  }
+}
+
+/** `sdkPeers`: start official SDK v2 server processes in a test; all are stopped after it. */
+export const sdkTest = test.extend<{ sdkPeers: SdkPeers }>({
+  sdkPeers: async ({ baseURL }, use) => {
+    const peers = new SdkPeers(new URL(baseURL!).origin);
+    try {
+      await use(peers);
+    } finally {
+      await peers.stopAll();
+    }
+  },
+});
+
+/** One place a page lets text out (or keeps it), and the text found there. */
+export interface LeakPlace {
+  place: string;
+  text: string;
+}
+
+/**
+ * Every way a page lets text out, for planted-secret searches (secrets.spec.ts). Attached
+ * before the page loads, it keeps console messages of the page, its workers and the service
+ * worker, page errors, every request the context sends (URL, headers, body), WebSocket
+ * frames, and each download's text; `noteClipboard` adds what the page put on the
+ * clipboard. `snapshot` adds what the page keeps now: the DOM (text, attributes and form
+ * values), every IndexedDB database and store (keys and values), local and session storage,
+ * Cache Storage and cookies. `find` says which places hold a needle.
+ */
+export class LeakWatch {
+  readonly #seen: LeakPlace[] = [];
+  readonly #downloads: Promise<void>[] = [];
+
+  constructor(readonly page: Page) {
+    const context = page.context();
+    context.on('console', (m) => this.note(m.worker() ? `console of ${m.worker()!.url()}` : 'console', m.text()));
+    context.on('weberror', (e) => this.note('page error', `${e.error().message}\n${e.error().stack ?? ''}`));
+    page.on('pageerror', (e) => this.note('page error', `${e.message}\n${e.stack ?? ''}`));
+    context.on('request', (r) => this.note(r.serviceWorker() ? 'request of the service worker' : 'request', `${r.method()} ${r.url()}\n${JSON.stringify(r.headers())}\n${r.postData() ?? ''}`));
+    page.on('websocket', (ws) => ws.on('framesent', (f) => this.note('websocket', String(f.payload))));
+    page.on('download', (d) => {
+      const n = this.#downloads.length + 1;
+      this.#downloads.push(d.path().then((p) => readFile(p, 'utf8')).then((text) => this.note(`download ${n}: ${d.suggestedFilename()}`, text)));
+    });
+  }
+
+  note(place: string, text: string): void {
+    this.#seen.push({ place, text });
+  }
+
+  /** How many downloads have been seen so far. */
+  get downloads(): number {
+    return this.#downloads.length;
+  }
+
+  /** Reads the clipboard (needs the clipboard permissions) and keeps its text. */
+  async noteClipboard(): Promise<string> {
+    const text = await this.page.evaluate(() => navigator.clipboard.readText());
+    this.note('clipboard', text);
+    return text;
+  }
+
+  /** What the page keeps now, place by place (IndexedDB one entry per store). */
+  async snapshot(): Promise<LeakPlace[]> {
+    const kept = await this.page.evaluate(async () => {
+      const out: { place: string; text: string }[] = [];
+      // Every string in a stored value, with bytes and blobs read as UTF-8 text.
+      const flat = async (v: unknown, depth = 0): Promise<string> => {
+        if (v === null || v === undefined || depth > 64) return '';
+        if (typeof v === 'string') return v;
+        if (typeof v !== 'object') return String(v);
+        if (v instanceof Blob) return v.text();
+        if (v instanceof ArrayBuffer || ArrayBuffer.isView(v)) return new TextDecoder().decode(v);
+        if (v instanceof Date) return v.toISOString();
+        const entries = v instanceof Map ? [...v] : v instanceof Set ? [...v].entries() : Object.entries(v);
+        const parts: string[] = [];
+        for (const [k, x] of entries) parts.push(String(k), await flat(x, depth + 1));
+        return parts.join('\n');
+      };
+      const req = <T>(r: IDBRequest<T>) => new Promise<T>((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+      for (const info of await indexedDB.databases()) {
+        if (!info.name) continue;
+        const db = await req(indexedDB.open(info.name));
+        for (const name of Array.from(db.objectStoreNames)) {
+          const store = db.transaction(name).objectStore(name);
+          const [keys, values] = await Promise.all([req(store.getAllKeys()), req(store.getAll())]);
+          out.push({ place: `indexeddb ${info.name}/${name}`, text: await flat([keys, values]) });
+        }
+        db.close();
+      }
+      for (const [place, s] of [['localStorage', localStorage], ['sessionStorage', sessionStorage]] as const) {
+        out.push({ place, text: Object.entries({ ...s }).flat().join('\n') });
+      }
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        const parts: string[] = [];
+        for (const r of await cache.keys()) parts.push(r.url, (await (await cache.match(r))?.text()) ?? '');
+        out.push({ place: `cache ${name}`, text: parts.join('\n') });
+      }
+      const values = Array.from(document.querySelectorAll('input, textarea, select')).map((e) => (e as HTMLInputElement).value);
+      out.push({ place: 'DOM', text: [document.title, document.documentElement.outerHTML, ...values].join('\n') });
+      out.push({ place: 'document.cookie', text: document.cookie });
+      return out;
+    });
+    const cookies = await this.page.context().cookies();
+    return [...kept, { place: 'cookies', text: JSON.stringify(cookies) }];
+  }
+
+  /** Every place (seen so far, or kept now) whose text holds any of `needles`, each place once. */
+  async find(needles: readonly string[], opts: { keptToo?: boolean } = {}): Promise<string[]> {
+    await Promise.all(this.#downloads);
+    const places = [...this.#seen, ...(opts.keptToo === false ? [] : await this.snapshot())];
+    const hits = places.filter((p) => needles.some((n) => n !== '' && p.text.includes(n))).map((p) => p.place);
+    return [...new Set(hits)];
+  }
+
+  /** The names of the places searched (seen so far and kept now), to check a search covers them. */
+  async places(): Promise<string[]> {
+    await Promise.all(this.#downloads);
+    return [...new Set([...this.#seen, ...(await this.snapshot())].map((p) => p.place))];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fault tests (fault-relay, fault-two-tabs, fault-sw-update specs): a 2026-07-28 tools/call
+// body, and an external client's call through the relay, made from the test process.
+
+/** A `tools/call` request body as a 2026-07-28 client sends it. */
+export function toolsCall(id: number, name = 'report'): string {
+  return JSON.stringify({
+    jsonrpc: '2.0', id, method: 'tools/call',
+    params: {
+      name, arguments: {},
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'e2e-fault', version: '0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+}
+
+/** POSTs a `toolsCall` body to the demo server through the relay URL, as an external MCP client would. */
+export async function relayCall(relay: RelayUnderTest, body: string): Promise<{ status: number; text: string }> {
+  const name = (JSON.parse(body) as { params: { name: string } }).params.name;
+  const res = await fetch(relay.url('demo'), {
+    method: 'POST', body,
+    headers: {
+      'content-type': 'application/json', accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name,
+    },
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+// ---------------------------------------------------------------------------------------
+// Fault tests (fault-storage, fault-worker specs): storage made full for real, the
+// analysis worker, and downloads read as text.
+
+/**
+ * The app's origin made "full" through the DevTools protocol's quota override (a real
+ * QuotaExceededError from IndexedDB, nothing stubbed). Hazard: Chromium's IndexedDB keeps
+ * the space it was last granted and lets that allowance decay over 30 s
+ * (BucketContext::kBucketSpaceCacheTimeLimit), so writes go on succeeding for up to 30 s
+ * after the override. `fill` therefore waits until a probe write into a scratch database of
+ * the same origin is refused; from then on every write asks the quota again and fails.
+ */
+export class StorageQuota {
+  static readonly PROBE_DB = 'mrtr-e2e-quota-probe';
+  private constructor(readonly page: Page, readonly cdp: CDPSession, readonly origin: string) {}
+
+  static async of(page: Page): Promise<StorageQuota> {
+    const q = new StorageQuota(page, await page.context().newCDPSession(page), new URL(page.url()).origin);
+    await q.probe(); // creates the scratch database while writes still succeed
+    return q;
+  }
+
+  /** One small write into the scratch database: 'ok', or the name of the error. */
+  probe(): Promise<string> {
+    return this.page.evaluate((name) => new Promise<string>((resolve) => {
+      const open = indexedDB.open(name, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('probe');
+      open.onerror = () => resolve(`open: ${open.error?.name ?? 'error'}`);
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction('probe', 'readwrite');
+        tx.objectStore('probe').put(crypto.randomUUID(), 'p');
+        tx.oncomplete = () => { db.close(); resolve('ok'); };
+        tx.onabort = () => { db.close(); resolve(tx.error?.name ?? 'aborted'); };
+      };
+    }), StorageQuota.PROBE_DB);
+  }
+
+  /** Sets the quota to one byte and waits until IndexedDB enforces it. */
+  async fill(): Promise<void> {
+    await this.cdp.send('Storage.overrideQuotaForOrigin', { origin: this.origin, quotaSize: 1 });
+    await expect.poll(() => this.probe(), { message: 'IndexedDB never refused a write under the quota override', timeout: 60_000 })
+      .toBe('QuotaExceededError');
+  }
+
+  /** Lifts the override: the next write asks the quota again and gets the real one. */
+  async lift(): Promise<void> {
+    await this.cdp.send('Storage.overrideQuotaForOrigin', { origin: this.origin });
+    await this.cdp.detach().catch(() => undefined);
+  }
+}
+
+/** The page's analysis worker (worker/facade.ts), once exactly one is running. */
+export async function analysisWorker(page: Page) {
+  const running = () => page.workers().filter((w) => w.url().includes('facade'));
+  await expect.poll(() => running().length, { message: 'not exactly one analysis worker' }).toBe(1);
+  return running()[0];
+}
+
+/** Clicks something that downloads a file, and returns the file's text. */
+export async function downloadText(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: d.suggestedFilename(), text: await readFile((await d.path())!, 'utf8') };
+}
+
+/** A server for the single-copy tests: the demo, noting the headers of every request it got. */
+export interface RecordingServer extends ConsoleServer {
+  readonly headers: Record<string, string>[];
+}
+
+/**
+ * `recordingDemo`: the embedded demo on 127.0.0.1 at a random port, noting each request's
+ * headers (so a test can say what the server saw); no CORS, so reached through the relay.
+ */
+export const recordingTest = consoleTest.extend<{ recordingDemo: RecordingServer }>({
+  recordingDemo: async ({}, use) => {
+    const { serveRecordingDemo } = await import('../unit/console/servers.ts');
+    const server = await serveRecordingDemo();
+    try {
+      await use(server);
+    } finally {
+      await server.close();
+    }
+  },
+});

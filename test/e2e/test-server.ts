@@ -1,6 +1,7 @@
 // A tiny MCP-like HTTP server for browser tests and the tap bench: node:http on
 // 127.0.0.1:0, CORS open (the page calls it cross-origin), and hooks to hold an event
-// stream's second event and to see the client close a connection early.
+// stream's second event, to see the client close a connection early, and to die
+// mid-stream (the socket destroyed after one event, as when a server process is killed).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -22,6 +23,10 @@ export interface TestMcpServer {
   readonly secondEventsSent: number;
   /** Resolves when a response is closed by the client before it finished. */
   closedEarly(path: string): Promise<void>;
+  /** Destroys the socket of every open `/dying` stream (after its first event). */
+  cut(): void;
+  /** How many `/dying` streams are open (sent their first event, not yet cut). */
+  readonly dyingOpen: number;
   stop(): Promise<void>;
 }
 
@@ -58,11 +63,14 @@ function sse(data: unknown, id: number): string {
  *   POST  …/mcp?size=N        JSON answer (complete result), about N bytes
  *   POST  …/stream            event stream: a progress event now, the result on release()
  *   POST  …/stream?hold=no    event stream: both events at once
+ *   POST  …/dying             event stream: a progress event now; on cut() the socket is
+ *                             destroyed mid-stream, with no second event and no clean end
  *   OPTIONS *                 CORS preflight
  */
 export async function startTestMcpServer(): Promise<TestMcpServer> {
   const seen: SeenRequest[] = [];
   const held = new Set<() => void>();
+  const dying = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
   const earlyCloses = new Map<string, { hit: boolean; waiters: (() => void)[] }>();
   let released = false;
@@ -88,6 +96,13 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
       return;
     }
     const id = rpcId(body);
+    if (url.pathname.endsWith('/dying')) {
+      res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.write(sse({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, total: 2 } }, 1));
+      dying.add(res);
+      res.on('close', () => dying.delete(res));
+      return;
+    }
     if (url.pathname.endsWith('/stream')) {
       res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(sse({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, total: 2 } }, 1));
@@ -128,6 +143,12 @@ export async function startTestMcpServer(): Promise<TestMcpServer> {
     },
     get secondEventsSent() {
       return secondEventsSent;
+    },
+    cut() {
+      for (const res of [...dying]) res.socket?.destroy();
+    },
+    get dyingOpen() {
+      return dying.size;
     },
     closedEarly(path) {
       const w = closeWatch(path);

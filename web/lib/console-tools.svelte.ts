@@ -86,11 +86,16 @@ export class Resend {
   }
 }
 
+type OtherTarget = { params: Record<string, unknown> };
+type TamperSource = { kind: 'step'; round: number } | { kind: 'capture'; roundId: string; retryId: string | null };
+
 /** Tamper tests on a round that carries a token. */
 export class Tamper {
   #view = $state.raw<TamperView | null>(null);
   #busy = $state<string | null>(null);
   #error = $state<string | null>(null);
+  #source: TamperSource | null = null;
+  #other = $state.raw<OtherTarget | null>(null);
   readonly #host: ConsoleHost;
 
   constructor(host: ConsoleHost) { this.#host = host; }
@@ -98,12 +103,42 @@ export class Tamper {
   get view(): TamperView | null { return this.#view; }
   get busy(): string | null { return this.#busy; }
   get error(): string | null { return this.#error; }
+  /** The other tool the token is presented on (and whose call gives another chain's token). */
+  get other(): OtherTarget | null { return this.#other; }
 
-  fromStep(round: number, other?: { params: Record<string, unknown> }): Promise<void> {
-    return this.#do('planning', async (api) => this.#take(await api.tamperFromStep(round, other)));
+  fromStep(round: number, other?: OtherTarget): Promise<void> {
+    return this.#plan({ kind: 'step', round }, other);
   }
-  fromCapture(roundId: string, retryId: string | null, other?: { params: Record<string, unknown> }): Promise<void> {
-    return this.#do('planning', async (api) => this.#take(await api.tamperFromCapture(roundId, retryId, other)));
+  fromCapture(roundId: string, retryId: string | null, other?: OtherTarget): Promise<void> {
+    return this.#plan({ kind: 'capture', roundId, retryId }, other);
+  }
+
+  /**
+   * Names the other tool of the same server (a captured round knows no catalog): plans the
+   * tests again on the same round, so "another tool" and "another chain's token" can run.
+   */
+  retarget(name: string, argumentsJson: string): Promise<void> {
+    const source = this.#source;
+    if (!source) return Promise.resolve();
+    let args: unknown;
+    try {
+      args = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+    } catch {
+      args = null;
+    }
+    if (!name.trim() || !args || typeof args !== 'object' || Array.isArray(args)) {
+      this.#error = !name.trim() ? 'Name the other tool to present the token on.' : 'The other tool\'s arguments must be a JSON object, e.g. {"action": "x"}.';
+      return Promise.resolve();
+    }
+    return this.#plan(source, { params: { name: name.trim(), arguments: args } });
+  }
+
+  #plan(source: TamperSource, other?: OtherTarget): Promise<void> {
+    this.#source = source;
+    this.#other = other ?? null;
+    return this.#do('planning', async (api) => this.#take(source.kind === 'step'
+      ? await api.tamperFromStep(source.round, other)
+      : await api.tamperFromCapture(source.roundId, source.retryId, other)));
   }
   run(test: TamperTest, wait = false): Promise<void> {
     if (wait) {
@@ -146,6 +181,7 @@ export class Replay {
   #target = $state('/demo/mcp');
   #viaRelay = $state(false);
   #filtered = $state(false);
+  #sendCredentials = $state(false);
   #ignore = $state('');
   #view = $state.raw<ReplayView | null>(null);
   #busy = $state(false);
@@ -156,6 +192,8 @@ export class Replay {
   get target(): string { return this.#target; }
   get viaRelay(): boolean { return this.#viaRelay; }
   get filtered(): boolean { return this.#filtered; }
+  /** Whether captured credentials go to a target of another origin too (off by default). */
+  get sendCredentials(): boolean { return this.#sendCredentials; }
   get ignore(): string { return this.#ignore; }
   get view(): ReplayView | null { return this.#view; }
   get busy(): boolean { return this.#busy; }
@@ -163,6 +201,7 @@ export class Replay {
   setTarget(url: string): void { this.#target = url; }
   setViaRelay(on: boolean): void { this.#viaRelay = on; }
   setFiltered(on: boolean): void { this.#filtered = on; }
+  setSendCredentials(on: boolean): void { this.#sendCredentials = on; }
   setIgnore(text: string): void { this.#ignore = text; }
 
   /** Fills the ignore list with the defaults (ids, tokens, timestamps) once. */
@@ -180,7 +219,8 @@ export class Replay {
         const target = await this.#host.endpoint(this.#target, this.#viaRelay);
         if (!target) return;
         const ignore = this.#ignore.split('\n').map((s) => s.trim()).filter(Boolean);
-        const got = await api.replay(session, { target, ignore, ...(this.#filtered && filter.trim() ? { filter } : {}) });
+        const opts: { target: string; ignore: string[]; filter?: string; sendCredentials: boolean } = { target, ignore, sendCredentials: this.#sendCredentials, ...(this.#filtered && filter.trim() ? { filter } : {}) };
+        const got = await api.replay(session, opts);
         if (!got.ok) { this.#host.say(got.error.message); return; }
         this.#view = got.value;
         await this.#host.filed();

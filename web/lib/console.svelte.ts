@@ -47,6 +47,8 @@ export class ConsoleState {
   get step(): StepView | null { return this.#step; }
   get fork(): { round: number; questions: QuestionView[]; answers: Record<string, Record<string, unknown>> } | null { return this.#fork; }
   get busy(): string | null { return this.#busy; }
+  /** Auto mode (kept by the worker across calls). */
+  get auto(): boolean { return this.#step?.auto ?? false; }
   get tool() { const t = this.#target; return t?.method === 'tools/call' ? this.#catalog?.tools.find((x) => x.name === t.name) ?? null : null; }
 
   show(tab: ConsoleTab): void { this.#tab = tab; }
@@ -134,7 +136,8 @@ export class ConsoleState {
     if (!f) return Promise.resolve();
     return this.#run('forking', async (api) => {
       this.#step = await api.consoleFork(f.round, f.answers);
-      this.#fork = null;
+      // A refused fork (e.g. an invalid roots list) comes back with a message: keep the editor open to fix it.
+      if (this.#step.message === undefined) this.#fork = null;
     });
   }
 

@@ -7,13 +7,20 @@
 // refresh at a time; a notice during a refresh schedules exactly one more. Notices are for
 // the capture session; while another session is on screen they are folded in when the
 // user switches back (the worker re-reads a session it has not cached).
+//
+// Faults (issue 6): exchanges storage refused are held in memory (`held`); a dead analysis
+// worker is replaced by the client (analysis-client.ts), and `#rebuild` gives the new one
+// what only the page has (the held exchanges), then re-reads the lists. Calls that were
+// waiting on the dead worker reject with AnalysisWorkerDied; they are dropped here, since
+// the rebuild re-reads everything.
 import type { ExchangeSummary, ImportAnswer, SessionInfo } from '../../worker/facade.js';
 import { CaptureStore, StorageError, type TargetRecord } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
-import { startAnalysisWorker, type Analysis } from './analysis-client.js';
+import { AnalysisClient, AnalysisWorkerDied, type Analysis } from './analysis-client.js';
 import { callTool, DEMO_ENDPOINT, DEMO_TOOL } from './demo-call.js';
 import { Devtools } from './devtools.svelte.js';
+import { HeldExchanges } from './held-exchanges.svelte.js';
 import { SwLink } from './sw-link.js';
 import { Transfer } from './transfer.svelte.js';
 
@@ -35,14 +42,26 @@ export class Inspector {
 
   readonly #store = new CaptureStore();
   #link: SwLink | null = null;
-  #analysis: { api: Analysis; terminate: () => void } | null = null;
+  readonly #analysis = new AnalysisClient({
+    init: () => ({ demoServer: new URL(DEMO_ENDPOINT, location.href).href }),
+    rebuild: (api) => this.#rebuild(api),
+    say: (m) => this.say(m),
+  });
   #channel: BroadcastChannel | null = null;
   #pending = new Set<string>();
   #refreshing: Promise<void> | null = null;
   #again = false;
 
-  readonly view = new Devtools(() => this.#analysis?.api ?? null, () => this.#viewing);
+  readonly view = new Devtools(() => this.#analysis.api, () => this.#viewing);
   readonly transfer = new Transfer(this);
+  readonly held = new HeldExchanges({
+    store: this.#store,
+    api: () => this.#analysis.api,
+    refresh: () => this.refresh(),
+    nameOf: (id) => this.#sessions.find((s) => s.id === id)?.name ?? 'capture',
+    say: (m) => this.say(m),
+  });
+  #unguard: (() => void) | null = null;
 
   get status(): CaptureStatus { return this.#status; }
   get notices(): readonly string[] { return this.#notices; }
@@ -54,14 +73,15 @@ export class Inspector {
   get recording(): boolean { return this.#recording; }
   get preserveLog(): boolean { return this.#preserveLog; }
   get lastCall(): string | null { return this.#lastCall; }
-  get api(): Analysis | null { return this.#analysis?.api ?? null; }
+  /** The live analysis worker (a new object after each restart); null while one starts. */
+  get api(): Analysis | null { return this.#analysis.api; }
 
   async start(): Promise<void> {
-    this.#analysis = startAnalysisWorker();
     this.#channel = new BroadcastChannel(CAPTURE_CHANNEL);
     this.#channel.onmessage = (e: MessageEvent<CaptureNotice>) => this.#onNotice(e.data);
+    this.#unguard = this.held.guardUnload();
     try {
-      const init = await this.#analysis.api.init({ demoServer: new URL(DEMO_ENDPOINT, location.href).href });
+      const init = await this.#analysis.start();
       if (!init.ok) this.say(init.error.message);
       const current = await this.#store.currentSession();
       this.#capturing = current.id;
@@ -73,7 +93,7 @@ export class Inspector {
       void this.view.loadStatic();
       void this.refresh();
       void this.#syncRelay(this.#targets);
-      const { link, notice } = await SwLink.start();
+      const { link, notice } = await SwLink.start({ onNotice: (m) => this.say(m) });
       this.#link = link;
       if (notice) this.say(notice);
       this.#status = 'capturing';
@@ -84,13 +104,23 @@ export class Inspector {
   }
 
   dispose(): void {
+    this.#unguard?.();
     this.#channel?.close();
-    this.#analysis?.terminate();
+    this.#analysis.terminate();
     this.#store.close();
   }
 
+  // A restarted worker reads sessions and remembered keys from storage by itself, and the
+  // client passed it this visit's keys; the held exchanges only the page has.
+  async #rebuild(api: Analysis): Promise<void> {
+    await this.held.resend(api);
+    await this.loadSessions();
+    void this.view.loadStatic().catch(() => undefined);
+    await this.refresh();
+  }
+
   async loadSessions(): Promise<void> {
-    const got = await this.#analysis?.api.sessions();
+    const got = await this.#analysis.api?.sessions();
     if (got?.ok) this.#sessions = got.value;
     else if (got) this.say(got.error.message);
   }
@@ -158,7 +188,7 @@ export class Inspector {
    * recording continues into a new one; without it, the session on screen is emptied.
    */
   async clear(): Promise<void> {
-    const api = this.#analysis?.api;
+    const api = this.#analysis.api;
     if (!api || !this.#viewing) return;
     if (this.#preserveLog) {
       await this.#guard(async () => {
@@ -175,6 +205,7 @@ export class Inspector {
     await this.#guard(async () => {
       await this.#store.clearExchanges(id);
       api.forget(id);
+      await this.held.drop(id);
       this.view.reset();
       this.#exchanges = [];
       await this.refresh();
@@ -201,7 +232,11 @@ export class Inspector {
       this.#again = true;
       return this.#refreshing;
     }
-    this.#refreshing = this.#refreshOnce().finally(() => {
+    // A worker that died mid-refresh is restarted, and the restart refreshes again.
+    const once = this.#refreshOnce().catch((err: unknown) => {
+      if (!(err instanceof AnalysisWorkerDied)) throw err;
+    });
+    this.#refreshing = once.finally(() => {
       this.#refreshing = null;
       if (this.#again) {
         this.#again = false;
@@ -212,7 +247,7 @@ export class Inspector {
   }
 
   async #refreshOnce(): Promise<void> {
-    const api = this.#analysis?.api;
+    const api = this.#analysis.api;
     const session = this.#viewing;
     if (!api || !session) return;
     const ids = [...this.#pending];
@@ -228,14 +263,21 @@ export class Inspector {
   }
 
   #onNotice(n: CaptureNotice): void {
+    if (n.type === 'exchange-unsaved') {
+      // The whole record: it needs no read of storage, only the overlay and a refresh.
+      this.held.take(n.record, n.error);
+      if (this.#viewing === this.#capturing) void this.refresh();
+      return;
+    }
     if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
+    else if (n.id) void this.held.settled(n.id);
     if (n.id) this.#pending.add(n.id);
     if (this.#viewing === this.#capturing) void this.refresh();
     else if (this.#pending.size && this.#capturing) {
       // Not on screen: tell the worker now, so the session is current when shown.
       const ids = [...this.#pending];
       this.#pending.clear();
-      void this.#analysis?.api.changed(this.#capturing, ids);
+      void this.#analysis.api?.changed(this.#capturing, ids).catch(() => undefined); // dead: the restart re-reads
     }
   }
 

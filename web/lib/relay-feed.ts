@@ -16,13 +16,19 @@
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
 // which is what makes two open tabs merging the same push harmless too).
 //
-// EventSource reconnects by itself after a drop (dev-server restart; the service worker
-// proxied the stream and was stopped). Whatever the relay recorded meanwhile went to the
-// file, so EVERY `open` drains again, one drain at a time.
+// EventSource reconnects by itself after a drop (a dev-server restart; the service worker
+// never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
+// meanwhile went to the file, so EVERY `open` drains again, one drain at a time.
 //
-// Hazard: the relay empties its file once the backlog response has been handed to the
-// socket, not once this page has stored it; a page closed between the two, or a storage
-// error (quota) on that batch, loses those records. The error is shown, not swallowed.
+// Acknowledgement: the relay removes backlog records from its file only when this page
+// says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
+// named; server/relay/backlog.ts). The ack is sent after the transaction holding the
+// drained records committed, never before; a page closed in between, or a storage error
+// (quota) on that batch, acknowledges nothing, and the records come again on the next
+// drain (the next `open`), where merging makes the second copy harmless. Records pushed
+// over the stream are not acknowledged (the relay keeps no copy), so a batch storage
+// refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved`,
+// web/lib/held-exchanges.svelte.ts): shown, exported, and written on "Retry saving".
 import { readJsonl } from '../../worker/capture/jsonl.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../../worker/storage/index.js';
@@ -31,6 +37,9 @@ import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 /** The relay's page API (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
 export const RELAY_BACKLOG = '/relay/api/backlog';
+export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
+/** The backlog answer's header naming the drain, to acknowledge it by. */
+const DRAIN_HEADER = 'mrtr-drain';
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -52,6 +61,8 @@ export class RelayFeed {
   /** Newest copy per id not yet written; filled while a write is in flight. */
   #pending = new Map<string, ExchangeRecord>();
   #writing: Promise<void> | null = null;
+  /** Called with whether the next batch the write loop takes commits (see `#written`). */
+  #waiters: ((stored: boolean) => void)[] = [];
   #draining: Promise<void> | null = null;
   #drainAgain = false;
   #stopped = false;
@@ -70,6 +81,7 @@ export class RelayFeed {
 
   stop(): void {
     this.#stopped = true;
+    for (const w of this.#waiters.splice(0)) w(false);
     this.#source?.close();
     this.#source = null;
     this.#channel.close();
@@ -97,22 +109,52 @@ export class RelayFeed {
 
   async #drainOnce(): Promise<void> {
     let text: string;
+    let drain: string | null;
     try {
       const res = await fetch(RELAY_BACKLOG, { method: 'POST' });
       if (!res.ok) return;
+      drain = res.headers.get(DRAIN_HEADER);
       text = await res.text();
     } catch {
       return; // the relay went away mid-drain; its next `open` drains again
     }
     // Later lines for an id replace earlier ones; records come in first-appearance order.
-    for (const r of readJsonl(text).exchanges) this.#queue(r);
+    const records = readJsonl(text).exchanges;
+    if (records.length === 0) return;
+    // All queued before the loop is kicked, so one batch holds them all: its commit is
+    // what the acknowledgement vouches for (see "Acknowledgement" above).
+    for (const r of records) this.#add(r);
+    const stored = this.#written();
+    this.#kick();
+    if (!(await stored) || !drain) return;
+    try {
+      await fetch(RELAY_BACKLOG_ACK, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ drain, ids: records.map((r) => r.id) }),
+      });
+    } catch {
+      // Not acknowledged: the relay keeps the records and hands them out again.
+    }
+  }
+
+  // Resolves once the next batch the write loop takes (which holds everything queued so
+  // far) is written: true when it committed, false when it failed or the feed stopped.
+  // Hazard: call it before `#kick`, as the loop takes its first batch synchronously.
+  #written(): Promise<boolean> {
+    if (this.#stopped) return Promise.resolve(false);
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   #queue(r: ExchangeRecord): void {
+    this.#add(r);
+    this.#kick();
+  }
+
+  #add(r: ExchangeRecord): void {
     if (this.#stopped) return;
     const have = this.#pending.get(r.id);
     if (!have || supersedes(r, have)) this.#pending.set(r.id, r);
-    this.#kick();
   }
 
   #kick(): void {
@@ -130,18 +172,29 @@ export class RelayFeed {
       // clients sent them, whether they came from the backlog or the stream.
       const batch = [...this.#pending.values()].sort((a, b) => a.startedAt - b.startedAt);
       this.#pending.clear();
+      const waiters = this.#waiters.splice(0);
+      let session: string | null = null;
       try {
         // The session the service worker records into, re-read per batch so a switch of
         // session (settings) is followed as the worker follows it.
-        const session = await this.#store.currentSession();
-        const written = await this.#store.mergeExchanges(session.id, batch);
+        session = (await this.#store.currentSession()).id;
+        const written = await this.#store.mergeExchanges(session, batch);
+        for (const w of waiters) w(true);
         for (const r of written) this.#announce(noticeFor(r));
       } catch (err) {
-        // As the tap does: one notice the page shows ("Capture not saved: …"). The batch is
-        // dropped; later copies of the same exchanges are tried again as they arrive.
-        this.#announce({ type: 'storage-error', id: batch[0]!.id, error: errorInfo(err) });
+        for (const w of waiters) w(false);
+        // As the tap does: storage refused (quota), so each record goes to the page's
+        // held exchanges (shown, exported, written on "Retry saving") instead of being
+        // dropped. Drained ones are also still in the relay's file (not acknowledged).
+        // With no session to file them under (the settings read itself failed), one
+        // notice says "Capture not saved" and later copies are tried again as they come.
+        const error = errorInfo(err);
+        if (session === null) this.#announce({ type: 'storage-error', id: batch[0]!.id, error });
+        else for (const r of batch) this.#announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       }
     }
+    // Stopped with records pending: nobody will write them.
+    if (this.#stopped) for (const w of this.#waiters.splice(0)) w(false);
   }
 
   #announce(notice: CaptureNotice): void {

@@ -10,6 +10,16 @@
 // the page has its response: storage work stays off the request's critical path. A slow
 // server still gets its `pending` record within that delay, and an event stream's first
 // event is written as soon as it arrives.
+//
+// A failed write must not lose the exchange (issue 6: storage full). The writer keeps a
+// mirror of the whole record, every step folded into it as well as into storage. After
+// the first failed write it stops writing and posts the mirror to the page instead
+// (`exchange-unsaved`), again after each later step; the page keeps it in memory and
+// writes it on "Retry saving". Hazard: re-posting the whole record for every event would
+// be quadratic on a long stream, so a held exchange posts at most every HELD_POST_MS (the
+// end at once); a service worker killed inside that window loses the events of the window
+// (the page has everything posted before it). Only a failure to build the record at all
+// (the session id could not be read) is still reported as `storage-error`, with nothing to hold.
 import type { SseEventRecord } from '../../worker/protocol.js';
 import type { CaptureStore, ExchangeEnd, NewExchange, ResponseHead, StorageErrorInfo, StoredExchange } from '../../worker/storage/index.js';
 import { StorageError } from '../../worker/storage/index.js';
@@ -18,6 +28,7 @@ import type { CaptureNotice } from './messages.js';
 export type Announce = (notice: CaptureNotice) => void;
 
 const START_DELAY_MS = 50;
+const HELD_POST_MS = 250;
 
 interface Pending {
   head?: { head: ResponseHead; streaming: boolean };
@@ -56,6 +67,10 @@ export class ExchangeWriter {
   #seq: number | undefined;
   #make: (() => Promise<NewExchange>) | null = null;
   #created = false;
+  /** The whole record as it stands, so a failed write loses nothing (see the header). */
+  #mirror: NewExchange | null = null;
+  /** Set by the first failed write: from then on the mirror goes to the page, not storage. */
+  #held: StorageErrorInfo | null = null;
   #pending: Pending = { events: [] };
   #loop: Promise<void> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -79,7 +94,7 @@ export class ExchangeWriter {
   /** The head alone does not start a write: the start delay, an event or the end will. */
   head(head: ResponseHead, streaming: boolean): void {
     this.#pending.head = { head, streaming };
-    if (this.#created) this.#kickSoon();
+    if (this.#created || this.#held) this.#kickSoon();
   }
 
   event(ev: SseEventRecord): void {
@@ -96,13 +111,20 @@ export class ExchangeWriter {
 
   // Called from inside the stream's transform/flush: start writing in a later task, so
   // the chunk (or the close) reaches the page before any storage work runs.
+  // A held exchange posts at most every HELD_POST_MS: a running timer is left alone (a
+  // steady stream must not push it back forever), except for the end, posted at once.
   #kickSoon(): void {
+    if (this.#held && !this.#pending.end) {
+      this.#timer ??= setTimeout(() => this.#kick(), HELD_POST_MS);
+      return;
+    }
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.#kick(), 0);
   }
 
   #kick(): void {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#loop ??= this.#run().finally(() => {
       this.#loop = null;
       // Something arrived after the last take but before we cleared: write it too.
@@ -113,13 +135,19 @@ export class ExchangeWriter {
 
   #hasWork(): boolean {
     const p = this.#pending;
-    return !this.#broken && (!this.#created || p.head !== undefined || p.events.length > 0 || p.end !== undefined);
+    const more = p.head !== undefined || p.events.length > 0 || p.end !== undefined;
+    return !this.#broken && (more || (!this.#created && !this.#held));
   }
 
   async #run(): Promise<void> {
     while (this.#hasWork()) {
       const p = this.#pending;
       this.#pending = { events: [] };
+      if (this.#held && this.#mirror) {
+        apply(this.#mirror, p);
+        this.#postHeld();
+        continue;
+      }
       try {
         if (!this.#created) {
           if (!this.#make) {
@@ -127,25 +155,45 @@ export class ExchangeWriter {
             return;
           }
           const rec = await this.#make();
+          // IndexedDB clones the record when it is added: the mirror may change after that.
+          this.#mirror = rec;
           const step = apply(rec, p);
           const stored = await this.#store.addExchange(rec);
           this.#created = true;
           this.#seq = stored.seq;
           this.#announce({ type: step ?? 'exchange-start', id: this.id, seq: stored.seq });
         } else {
-          let step: Step | null = null;
+          // The mirror first: if the write below fails, it already holds this step.
+          const step = this.#mirror ? apply(this.#mirror, p) : null;
           await this.#store.updateExchange(this.id, (rec) => {
-            step = apply(rec, p);
+            apply(rec, p);
           });
           if (step) this.#announce({ type: step, id: this.id, seq: this.#seq });
         }
       } catch (err) {
-        // One report per exchange: after a failed write the rest would fail the same way.
-        this.#broken = true;
         const error: StorageErrorInfo =
           err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
-        this.#announce({ type: 'storage-error', id: this.id, seq: this.#seq, error });
+        if (!this.#mirror) {
+          // Nothing to hold (the record could not even be built). One report per exchange.
+          this.#broken = true;
+          this.#announce({ type: 'storage-error', id: this.id, seq: this.#seq, error });
+          return;
+        }
+        // No more writes for this exchange (they would fail the same way): the page holds it.
+        this.#held = error;
+        this.#postHeld();
       }
     }
+  }
+
+  // Posted as a whole: BroadcastChannel clones it now, so later steps do not touch the copy sent.
+  #postHeld(): void {
+    const mirror = this.#mirror;
+    if (!mirror || !this.#held) return;
+    const seq = this.#seq;
+    this.#announce({
+      type: 'exchange-unsaved', id: this.id, ...(seq !== undefined ? { seq } : {}),
+      record: { ...mirror, ...(seq !== undefined ? { seq } : {}) }, error: this.#held,
+    });
   }
 }

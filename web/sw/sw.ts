@@ -1,11 +1,20 @@
 // The capture service worker. Small on purpose: it decides whether to tap (watch-list),
 // taps (tap), and answers the page's handshake. It can be stopped at any moment, so
 // everything it knows is re-read from IndexedDB on wake.
+//
+// A new version (skipWaiting + clients.claim) takes over only once this one has nothing in
+// flight: the browser keeps the old worker for its open streams (up to 5 minutes in
+// Chromium), so an exchange is always finished by the worker that took it, and each
+// request is tapped by exactly one worker. On activation the new one ends the exchanges a
+// removed worker left open (orphans.ts), off the activation path: fetch events wait for
+// an activated worker, so activation itself only claims the pages.
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { CaptureStore } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice, type SwReply, type SwRequest } from './messages.js';
+import { endOrphans } from './orphans.js';
+import { LINK_HEADER } from '../../worker/console/link.js';
 import { Tap, type TapDeps } from './tap.js';
-import { WatchList } from './watch-list.js';
+import { isRelayPageApi, WatchList } from './watch-list.js';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -14,6 +23,8 @@ const store = new CaptureStore();
 const channel = new BroadcastChannel(CAPTURE_CHANNEL);
 const watch = new WatchList(store, self.location.origin);
 let sessionId: Promise<string> | null = null;
+/** The sweep of a predecessor's open exchanges, started at activation; events keep us alive for it. */
+let sweeping: Promise<unknown> | null = null;
 
 const deps: TapDeps = {
   store,
@@ -39,13 +50,22 @@ self.addEventListener('install', (event) => {
 });
 
 self.addEventListener('activate', (event) => {
+  const cutoff = Date.now();
   event.waitUntil(self.clients.claim());
+  sweeping = deps.session().then((s) => endOrphans(store, s, cutoff, deps.announce)).catch(() => 0);
 });
+
+// Keeps this worker alive until the activation sweep is done (the pages' handshake after
+// the controller change is the first event to come).
+function holdForSweep(event: ExtendableEvent): void {
+  if (sweeping) event.waitUntil(sweeping);
+}
 
 self.addEventListener('message', (event) => {
   const msg = event.data as SwRequest | undefined;
   const port = event.ports[0];
   const reply = (r: SwReply): void => port?.postMessage(r);
+  holdForSweep(event);
   switch (msg?.type) {
     case 'hello':
       reply({ type: 'hello', protocol: PROTOCOL_VERSION, build: BUILD_ID, stale: msg.protocol !== PROTOCOL_VERSION || msg.build !== BUILD_ID });
@@ -79,11 +99,19 @@ self.addEventListener('fetch', (event) => {
     if (req.mode === 'navigate') return;
     const url = new URL(req.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (isRelayPageApi(url, self.location.origin)) return; // see watch-list.ts
     const watched = watch.match(url);
-    if (watched === false) return;
+    // A Console send carries our link header, which must never reach a server: one the
+    // watch list turns down (a list change in flight) is still passed on, stripped.
+    const linked = req.headers.has(LINK_HEADER);
+    if (watched === false && !linked) return;
     if (watched === null && !mightBeMcp(req)) return;
     const client = event.clientId || event.resultingClientId || undefined;
     tap = new Tap(deps);
+    if (watched === false) {
+      event.respondWith(tap.skip(req));
+      return;
+    }
     const t = tap;
     response =
       watched === true
@@ -97,4 +125,5 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(response);
   event.waitUntil(tap.done);
+  holdForSweep(event);
 });

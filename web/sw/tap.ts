@@ -8,8 +8,17 @@
 // Hazard: never tee() or clone() the response. A tee buffers everything one branch has
 // not read and keeps the upstream open after the page cancels; in 2026 closing the
 // stream IS cancellation, so it must reach the server.
+//
+// Console sends carry a link header (console-link.ts): the tap files them under the
+// Console's record id, linked (derivedFrom) and in the session it names, strips the header
+// on every path out (the server never sees it), and marks the answer so the page knows its
+// send was taken. The Console stores its own copy only when it was not, so there is one copy.
+// A header it cannot read is stripped and the send is not recorded here: the Console, seeing
+// no mark, keeps the copy.
 import type { HeaderPair } from '../../worker/protocol.js';
+import { TAPPED_HEADER, type SendLink } from '../../worker/console/link.js';
 import type { CaptureStore } from '../../worker/storage/index.js';
+import { forwardRequest, markTapped, readLink, withoutLink } from './console-link.js';
 import { ExchangeWriter, type Announce } from './exchange-writer.js';
 import { SseRecorder } from './sse-recorder.js';
 
@@ -48,10 +57,12 @@ export class Tap {
     });
   }
 
-  /** Not tapped after all (the watch list said no): the request goes out untouched. */
-  skip(req: Request): Promise<Response> {
+  /** Not tapped after all (the watch list said no): the request goes out untouched, but for a link header. */
+  async skip(req: Request): Promise<Response> {
     this.#settle(Promise.resolve());
-    return fetch(req);
+    if (readLink(req).kind === 'none') return fetch(req);
+    const bytes = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
+    return fetch(forwardRequest(req, bytes));
   }
 
   async run(req: Request, client: string | undefined): Promise<Response> {
@@ -61,23 +72,33 @@ export class Tap {
     let writer: ExchangeWriter;
     let forward: Request;
     let bytes: ArrayBuffer | null = null;
+    let link: SendLink | undefined;
     try {
       const startedAt = Date.now();
+      const reading = readLink(req);
       bytes = req.method === 'GET' || req.method === 'HEAD' ? null : await req.arrayBuffer();
-      forward = bytes ? new Request(req, { body: bytes, signal: req.signal }) : new Request(req, { signal: req.signal });
-      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, crypto.randomUUID());
+      forward = forwardRequest(req, bytes);
+      if (reading.kind === 'unreadable') {
+        this.#settle(Promise.resolve());
+        return fetch(forward);
+      }
+      link = reading.kind === 'link' ? reading.link : undefined;
+      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID());
       const id = writer.id;
+      const l = link;
+      const headers = pairs(forward.headers);
       writer.start(async () => ({
-        id, source: 'sw', startedAt, state: 'pending', session: await this.#deps.session(),
+        id, source: l ? 'console' : 'sw', startedAt, state: 'pending', session: l?.session ?? (await this.#deps.session()),
+        ...(l?.derivedFrom !== undefined ? { derivedFrom: l.derivedFrom } : {}),
         ...(client ? { client } : {}),
-        request: { method: req.method, url: req.url, headers: pairs(req.headers), ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
+        request: { method: req.method, url: req.url, headers, ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
       }));
     } catch {
       if (!bytes) return this.skip(req);
-      // The body was already read: send the same bytes, untouched otherwise.
+      // The body was already read: send the same bytes, untouched otherwise (but for our header).
       this.#settle(Promise.resolve());
       return fetch(req.url, {
-        method: req.method, headers: req.headers, body: bytes, mode: req.mode, credentials: req.credentials,
+        method: req.method, headers: withoutLink(req.headers), body: bytes, mode: req.mode, credentials: req.credentials,
         cache: req.cache, redirect: req.redirect, referrer: req.referrer, integrity: req.integrity, signal: req.signal,
       });
     }
@@ -99,16 +120,16 @@ export class Tap {
       writer.head({ status: upstream.status, statusText: upstream.statusText, headers: pairs(upstream.headers), receivedAt }, isSse);
       if (!upstream.body || NULL_BODY.has(upstream.status) || upstream.type === 'opaque' || upstream.type === 'opaqueredirect') {
         this.#settle(writer.end({ state: 'complete', endedAt: receivedAt, ...(isSse ? {} : { body: '' }) }));
-        return upstream;
+        return link ? markOrKeep(upstream, NULL_BODY.has(upstream.status) ? null : upstream.body, link.id) : upstream;
       }
-      return this.#passThrough(upstream, upstream.body, writer, isSse, signal);
+      return this.#passThrough(upstream, upstream.body, writer, isSse, signal, link);
     } catch (err) {
       this.#settle(writer.end({ state: 'failed', endedAt: Date.now(), error: `not recorded: ${describe(err)}` }));
       return upstream;
     }
   }
 
-  #passThrough(upstream: Response, body: ReadableStream<Uint8Array>, writer: ExchangeWriter, isSse: boolean, signal: AbortSignal): Response {
+  #passThrough(upstream: Response, body: ReadableStream<Uint8Array>, writer: ExchangeWriter, isSse: boolean, signal: AbortSignal, link: SendLink | undefined): Response {
     const decoder = new TextDecoder();
     const sse = isSse ? new SseRecorder((ev) => writer.event(ev)) : null;
     const text: string[] = [];
@@ -145,12 +166,27 @@ export class Tap {
         finish('complete');
       },
     });
-    // The page cancelling its body errors our writable side; pipeTo then cancels the
-    // upstream body, which closes the connection to the server.
+    // Cut after the answer began, by either side: the page cancelling its body errors our
+    // writable side (pipeTo then cancels the upstream body, closing the connection to the
+    // server); the target going away mid-body is a network TypeError. Both are recorded
+    // `aborted` with what arrived; the error says which side cut it.
     body.pipeTo(stream.writable).catch((err: unknown) => {
-      const cancelled = signal.aborted || !(err instanceof TypeError);
-      finish(cancelled ? 'aborted' : 'failed', describe(err));
+      const byPage = signal.aborted || !(err instanceof TypeError);
+      finish('aborted', byPage ? describe(err) : `The target closed the connection before the response ended (${describe(err)})`);
     });
-    return new Response(stream.readable, { status: upstream.status, statusText: upstream.statusText, headers: upstream.headers });
+    const headers = new Headers(upstream.headers);
+    if (link) headers.set(TAPPED_HEADER, link.id);
+    return new Response(stream.readable, { status: upstream.status, statusText: upstream.statusText, headers });
+  }
+}
+
+// The mark on an answer with no body to stream (a 204, an opaque answer…). A status a
+// Response cannot be built with (1xx) keeps the answer unmarked: the page then learns from
+// the tap's notice that its send was taken.
+function markOrKeep(upstream: Response, body: ReadableStream<Uint8Array> | null, id: string): Response {
+  try {
+    return markTapped(upstream, body, id);
+  } catch {
+    return upstream;
   }
 }

@@ -7,6 +7,20 @@ export const CONSOLE_PATH = '/demo/mcp';
 /** Where the page calls a "via relay" target: this prefix + the target's id. */
 export const RELAY_FORWARD = '/relay/api/forward/';
 
+/** The relay's page API (events, backlog, targets, info), the forwarder aside. */
+export const RELAY_PAGE_API = '/relay/api/';
+
+/**
+ * True for the page's own calls to the relay's page API: never tapped, and never proxied.
+ * Hazard: before the watch list is loaded, a GET asking for an event stream waits for it
+ * and then goes out through `fetch` in the worker; for the page's relay event stream,
+ * open as long as the page is, that would keep the worker busy for good, and the browser
+ * lets no new worker version take over while the old one has a stream in flight.
+ */
+export function isRelayPageApi(url: URL, origin: string): boolean {
+  return url.origin === origin && url.pathname.startsWith(RELAY_PAGE_API) && !url.pathname.startsWith(RELAY_FORWARD);
+}
+
 /** Origin + path, without query, hash or trailing slash: what a target URL names. */
 export function endpointKey(url: URL): string {
   const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;

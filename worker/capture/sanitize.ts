@@ -15,7 +15,8 @@ export function isSensitiveHeader(name: string): boolean {
   return ALWAYS.has(n) || SENSITIVE_NAME.test(n);
 }
 
-const OAUTH = 'access_token|refresh_token|id_token|client_secret|password';
+// OAuth fields, and API keys as query or body fields (`?api_key=…`, `"apiKey": "…"`), as the header rule has them.
+const OAUTH = 'access_token|refresh_token|id_token|client_secret|password|api[-_]?key';
 // A JSON member with a string or number value. Hazard: an escaped key spelling
 // ("access\u005ftoken") is not recognised; configured secrets catch the value anyway.
 const JSON_FIELD = new RegExp(`("(?:${OAUTH})"\\s*:\\s*)(?:"(?:[^"\\\\]|\\\\.)*"|-?[0-9][0-9.eE+-]*)`, 'gi');

@@ -1,8 +1,9 @@
 // Answers to embedded input requests: their kinds, editable drafts for sampling and roots
-// (§5.2, §5.3), and auto mode's matcher, which answers from saved answers by key and then
-// by kind and position, and hands back only what it cannot answer.
+// (§5.2, §5.3), auto mode's matcher, which answers from saved answers by key and then
+// by kind and position, and hands back only what it cannot answer, and its memory across
+// calls (AnswerMemory).
 import { asObject, own } from '../decode/meta.js';
-import type { InputKind, InputRequest, SavedAnswer } from './types.js';
+import type { InputKind, InputRequest, RoundReading, SavedAnswer } from './types.js';
 
 /** What kind of input a request asks for (a missing elicitation mode means form, elic:90-102). */
 export function inputKind(req: InputRequest | undefined): InputKind {
@@ -43,15 +44,37 @@ export function rootsDraft(roots: readonly { uri: string; name?: string }[] = []
   return { roots: roots.map((r) => (r.name !== undefined ? { uri: r.uri, name: r.name } : { uri: r.uri })) };
 }
 
-/** Problems with a roots answer: each uri must be a file:// URI. Empty when fine. */
+/**
+ * Problems with a roots answer (a ListRootsResult: `{roots: [{uri, name?, _meta?}]}`, each
+ * uri a file:// URI, roots:96-102), each naming the entry (from 1) and why. Empty when fine.
+ */
 export function validateRoots(result: unknown): string[] {
   const roots = own(asObject(result), 'roots');
-  if (!Array.isArray(roots)) return ['"roots" must be a list'];
+  if (!Array.isArray(roots)) return ['"roots" must be a list of {uri, name?} objects'];
   const out: string[] = [];
-  roots.forEach((r, i) => {
-    const uri = own(asObject(r), 'uri');
-    if (typeof uri !== 'string' || !uri.startsWith('file://')) out.push(`root ${i + 1}: uri must start with file://`);
-  });
+  for (const [i, r] of roots.entries()) {
+    const root = asObject(r);
+    if (!root) {
+      out.push(`root ${i + 1} must be an object {uri, name?}`);
+      continue;
+    }
+    const uri = own(root, 'uri');
+    if (typeof uri !== 'string') {
+      out.push(`root ${i + 1} has no uri (each root needs a file:// URI)`);
+      continue;
+    }
+    const shown = JSON.stringify(uri.length > 80 ? `${uri.slice(0, 80)}…` : uri);
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(uri).protocol;
+    } catch {
+      /* reported below */
+    }
+    if (protocol === null) out.push(`root ${i + 1} (${shown}): uri is not a valid URI`);
+    else if (protocol !== 'file:') out.push(`root ${i + 1} (${shown}): uri must be a file:// URI, not ${protocol}`);
+    const name = own(root, 'name');
+    if (name !== undefined && typeof name !== 'string') out.push(`root ${i + 1}: name must be text`);
+  }
   return out;
 }
 
@@ -123,6 +146,63 @@ export function saveAnswers(inputRequests: Record<string, InputRequest> | undefi
     if (r) out.push({ key, kind: inputKind(inputRequests?.[key]), response: r });
   }
   return out;
+}
+
+/** A round as auto mode's memory reads it: the request it sent, and which round it answers. */
+export interface AnsweredRound {
+  request: { body: string };
+  /** Position of the round this one answers (a retry), null for a first request. */
+  parent: number | null;
+  reading: RoundReading;
+}
+
+/** The answers a call's retries sent, oldest first, each with the kind of the question it answered. */
+export function answersSent(rounds: readonly AnsweredRound[]): SavedAnswer[] {
+  const out: SavedAnswer[] = [];
+  for (const r of rounds) {
+    if (r.parent === null) continue;
+    const asked = rounds[r.parent]?.reading;
+    out.push(...saveAnswers(asked?.kind === 'input_required' ? asked.inputRequests : undefined, responsesOf(r.request.body)));
+  }
+  return out;
+}
+
+/** The key a call is remembered under: server URL, method, and tool/prompt name or resource uri. */
+export function callTargetKey(url: string, method: string, params: Record<string, unknown>): string {
+  const name = own(params, 'name') ?? own(params, 'uri');
+  return `${url}\u0000${method}\u0000${typeof name === 'string' ? name : ''}`;
+}
+
+/**
+ * Auto mode's memory across calls: the answers given to each call target, so a second run
+ * of the same call runs through on them. Kept per target because keys are a tool's own:
+ * another tool's "confirm" may ask something else. The newest answer wins; each target
+ * keeps its latest `cap` answers.
+ */
+export class AnswerMemory {
+  readonly #byTarget = new Map<string, SavedAnswer[]>();
+  constructor(private readonly cap = 200) {}
+
+  /** Keeps what a call sent (finished or left paused), after what earlier calls sent. */
+  remember(target: string, rounds: readonly AnsweredRound[]): void {
+    const sent = answersSent(rounds);
+    if (sent.length === 0) return;
+    this.#byTarget.set(target, [...(this.#byTarget.get(target) ?? []), ...sent].slice(-this.cap));
+  }
+
+  /** Saved answers for the keys asked now, newest first: the running call's, then earlier calls'. */
+  recall(target: string, inputRequests: Record<string, InputRequest>, current: readonly AnsweredRound[] = []): SavedAnswer[] {
+    const all = [...(this.#byTarget.get(target) ?? []), ...answersSent(current)];
+    return all.filter((a) => Object.prototype.hasOwnProperty.call(inputRequests, a.key)).reverse();
+  }
+}
+
+function responsesOf(body: string): Record<string, unknown> {
+  try {
+    return asObject(own(asObject(own(asObject(JSON.parse(body)), 'params')), 'inputResponses')) ?? {};
+  } catch {
+    return {};
+  }
 }
 
 /** A plausible answer to any input request, for tests that need one: accept a form with its

@@ -17,12 +17,16 @@ export interface RecordPlace {
   derivedFrom?: string;
 }
 
-/** The ExchangeRecord of one send (a failed send is a `failed` record with its error). */
+/**
+ * The ExchangeRecord of one send (a failed send is a `failed` record with its error). A
+ * linked send keeps the id it was sent under (`res.recordId`), not `place.id`: the service
+ * worker may have stored it under that id, and every view must name the one record.
+ */
 export function consoleRecord(req: ConsoleRequest, res: ConsoleResponse, place: RecordPlace): ExchangeRecord {
   const startedAt = res.sentAt ?? Date.now();
   const record: ExchangeRecord = {
     v: PROTOCOL_VERSION,
-    id: place.id,
+    id: res.recordId ?? place.id,
     seq: place.seq,
     source: 'console',
     startedAt,
@@ -79,15 +83,33 @@ export function answerMessage(reading: RoundReading, id: JsonRpcId): Record<stri
   return reading.kind === 'error' ? { jsonrpc: '2.0', id, error: reading.error } : { jsonrpc: '2.0', id, result: reading.result };
 }
 
-/** Calls the transport; a throw (a bug in a custom transport, a fetch that rejects) becomes a failure. */
+/**
+ * Calls the transport; a throw (a bug in a custom transport, a fetch that rejects) becomes a
+ * failure. A linked request's answer names its record id (`recordId`), even a failure's.
+ */
 export async function sendSafely(send: Transport, req: ConsoleRequest): Promise<ConsoleResponse> {
   const sentAt = Date.now();
+  const named = (res: ConsoleResponse): ConsoleResponse => (req.link && res.recordId === undefined ? { ...res, recordId: req.link.id } : res);
   try {
     const res = await send(req);
-    return res.sentAt === undefined ? { ...res, sentAt } : res;
+    return named(res.sentAt === undefined ? { ...res, sentAt } : res);
   } catch (err) {
-    return { status: 0, headers: [], sentAt, endedAt: Date.now(), error: err instanceof Error ? err.message : String(err) };
+    return named({ status: 0, headers: [], sentAt, endedAt: Date.now(), error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/**
+ * `send`, giving every request a link (a fresh record id, and the `derivedFrom` the callback
+ * names at send time) unless it carries one. For senders that build their requests
+ * themselves (the stepper): its records take the id from the answer (consoleRecord).
+ * Never throws.
+ */
+export function linkSends(send: Transport, derivedFrom: () => string | undefined = () => undefined): Transport {
+  return (req) => {
+    if (req.link) return sendSafely(send, req);
+    const from = derivedFrom();
+    return sendSafely(send, { ...req, link: { id: newRecordId(), ...(from !== undefined ? { derivedFrom: from } : {}) } });
+  };
 }
 
 /** A fresh record id (random, so two Console sessions never collide). */

@@ -13,9 +13,11 @@ export { elicitResult, formFromSchema, initialValues, validateForm, type FieldOp
 // Sampling and roots drafts; auto mode's matcher.
 export { answerAll, defaultResponse, inputKind, rootsDraft, samplingDraft, saveAnswers, savedList, validateRoots, type AutoAnswers, type OpenQuestion } from './answers.js';
 // Transport over fetch (the page's fetch in the browser, so the service worker taps it).
-export { fetchTransport, type FetchTransportOptions } from './transport.js';
+export { fetchTransport, type FetchTransportOptions, type TapHooks } from './transport.js';
 // Console sends as ExchangeRecords, and reading a round's answer.
-export { answerMessage, builtFromRecord, consoleRecord, readRound, sendSafely, type RecordPlace } from './exchange.js';
+export { answerMessage, builtFromRecord, consoleRecord, linkSends, newRecordId, readRound, sendSafely, type RecordPlace } from './exchange.js';
+// The link header: which record a send is filed under, read and stripped by the capture service worker.
+export { formatLink, parseLink, LINK_HEADER, TAPPED_HEADER, type SendLink } from './link.js';
 // The step-through session.
 export { createStepper, type AutoSource, type RetryPreview, type StepCall, type Stepper, type StepperOptions, type StepperState, type StepperStatus, type StepRound } from './stepper.js';
 // Tamper tests and their report.

@@ -10,12 +10,24 @@ export function replayFailed(run: ReplayRun, findings: readonly Finding[]): bool
   return run.outcomes.some((o) => o.status !== 'same') || findings.some((f) => f.severity === 'error');
 }
 
+/** How the CLI opts in to sending credentials to another origin. */
+export const CLI_SEND_CREDENTIALS = 'pass --send-credentials to send them';
+
+/**
+ * The notice for credentials a replay held back, or null when none was: `how` says how to
+ * opt in where the report is read (the CLI's flag, the page's checkbox).
+ */
+export function credentialsNotice(run: Pick<ReplayRun, 'credentialsWithheld' | 'target'>, how: string = CLI_SEND_CREDENTIALS): string | null {
+  if (run.credentialsWithheld.length === 0) return null;
+  return `Captured credentials (${run.credentialsWithheld.join(', ')}) were not sent to ${run.target} (a different origin from the recording); ${how}.`;
+}
+
 /** The JSON report (the records are left out: export them as a capture instead). */
 export function replayJson(run: ReplayRun, findings: readonly Finding[], input: { path: string; version: string }): string {
   const { records, ...rest } = run;
   return JSON.stringify({
     tool: { name: 'mrtr-inspector', version: input.version }, kind: 'replay', input: input.path, ...rest, exchanges: records.length,
-    findings, passed: !replayFailed(run, findings),
+    ...(credentialsNotice(run) ? { credentialsNotice: credentialsNotice(run) } : {}), findings, passed: !replayFailed(run, findings),
   }, null, 2) + '\n';
 }
 
@@ -25,6 +37,8 @@ const target = (o: { method: string; name: string | null }) => (o.name !== null 
 export function replayText(run: ReplayRun, findings: readonly Finding[], input: { path: string }): string {
   const safe = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const lines = [`Replay of ${safe(input.path)} against ${safe(run.target)}`, ''];
+  const notice = credentialsNotice(run);
+  if (notice) lines.push(safe(notice), '');
   for (const o of run.outcomes) {
     const mark = o.status === 'same' ? 'same     ' : o.status === 'different' ? 'DIFFERENT' : o.status === 'stopped' ? 'STOPPED  ' : 'FAILED   ';
     lines.push(`  ${mark} ${safe(target(o))} (${o.rounds} round${o.rounds === 1 ? '' : 's'}, recorded ${o.recordedRounds}) [${o.conversation}]`);
@@ -33,6 +47,7 @@ export function replayText(run: ReplayRun, findings: readonly Finding[], input: 
     if (o.questions) lines.push(`      the target asked what the recording never answered: ${o.questions.map((q) => `${safe(q.key)} (${q.kind})`).join(', ')}`);
     if (o.renamed) lines.push(`      answers re-used by kind for renamed keys: ${Object.entries(o.renamed).map(([k, f]) => `${safe(k)} ← ${safe(f)}`).join(', ')}`);
     if (o.error) lines.push(`      ${safe(o.error)}`);
+    if (o.credentialsWithheld && o.status !== 'same') lines.push(`      sent without the captured ${o.credentialsWithheld.map(safe).join(', ')}`);
   }
   for (const s of run.skipped) lines.push(`  skipped   ${safe(s.method)} [${s.conversation}]: ${s.reason}`);
   const errors = findings.filter((f) => f.severity === 'error');
@@ -61,7 +76,7 @@ export function replayJunit(run: ReplayRun, findings: readonly Finding[], input:
       continue;
     }
     failures++;
-    const body = [...o.changes.map((c) => `${c.kind} ${c.path}: ${c.before ?? ''} -> ${c.after ?? ''}`), ...(o.questions ? [`unanswered: ${o.questions.map((q) => q.key).join(', ')}`] : []), ...(o.error ? [o.error] : [])].join('\n');
+    const body = [...o.changes.map((c) => `${c.kind} ${c.path}: ${c.before ?? ''} -> ${c.after ?? ''}`), ...(o.questions ? [`unanswered: ${o.questions.map((q) => q.key).join(', ')}`] : []), ...(o.error ? [o.error] : []), ...(o.credentialsWithheld ? [`sent without the captured ${o.credentialsWithheld.join(', ')}`] : [])].join('\n');
     cases.push(`    <testcase classname="replay" name="${name}">\n      <failure message="${xml(o.status)}">${xml(body)}</failure>\n    </testcase>`);
   }
   for (const s of run.skipped) cases.push(`    <testcase classname="replay" name="${xml(`${s.method} [${s.conversation}]`)}">\n      <skipped message="${xml(s.reason)}"/>\n    </testcase>`);
@@ -71,5 +86,7 @@ export function replayJunit(run: ReplayRun, findings: readonly Finding[], input:
     cases.push(`    <testcase classname="replay" name="lint of the replay traffic">\n      <failure message="${errors.length} error finding(s)">${xml(errors.map((f) => `${f.rule} (exchange ${f.exchange}): ${f.message}`).join('\n'))}</failure>\n    </testcase>`);
   } else cases.push('    <testcase classname="replay" name="lint of the replay traffic"/>');
   const tests = cases.length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mrtr-inspector replay" tests="${tests}" failures="${failures}">\n  <testsuite name="${xml(`replay ${input.path} against ${run.target}`)}" tests="${tests}" failures="${failures}" skipped="${run.skipped.length}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  const notice = credentialsNotice(run);
+  const out = notice ? `\n    <system-out>${xml(notice)}</system-out>` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mrtr-inspector replay" tests="${tests}" failures="${failures}">\n  <testsuite name="${xml(`replay ${input.path} against ${run.target}`)}" tests="${tests}" failures="${failures}" skipped="${run.skipped.length}">\n${cases.join('\n')}${out}\n  </testsuite>\n</testsuites>\n`;
 }

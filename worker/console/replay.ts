@@ -3,12 +3,18 @@
 // stepper's retries); the recorded answers re-used per round by key, falling back to kind
 // and position when the target renamed its keys. The replay's own traffic comes back as
 // console records derived from the recorded exchanges: a capture session of its own.
+//
+// Hazard: a capture holds the recording's credentials (Authorization, API keys). Sent to a
+// target of another origin they would hand those secrets to whoever runs it, so they go only
+// to the recording's own origin unless the caller opts in (`sendCredentials`); what was
+// held back is reported, since a server that needs them will answer differently.
 import type { Conversation, ExchangeRecord, JsonRpcId, Round } from '../protocol.js';
 import type { Analysis } from '../analysis.js';
 import { decodeExchange } from '../decode/exchange.js';
 import { asObject, own } from '../decode/meta.js';
+import { isSensitiveHeader } from '../capture/sanitize.js';
 import { saveAnswers } from './answers.js';
-import { answerMessage, builtFromRecord } from './exchange.js';
+import { answerMessage, builtFromRecord, linkSends } from './exchange.js';
 import { diffResults, DEFAULT_IGNORE, type JsonChange } from './result-diff.js';
 import { createStepper } from './stepper.js';
 import type { BuiltRequest, InputRequest, SavedAnswer, Transport } from './types.js';
@@ -19,6 +25,8 @@ export interface ReplayItem {
   method: string;
   name: string | null;
   first: BuiltRequest;
+  /** The origin the recording sent its first request to; null when its URL cannot be read. */
+  origin: string | null;
   /** answers[k]: what the recording sent to the questions of its round k. */
   answers: SavedAnswer[][];
   recordedRounds: number;
@@ -54,6 +62,8 @@ export interface ReplayOutcome {
   questions?: { key: string; kind: string }[];
   /** Answers found by kind because the target renamed a key: new key → recorded key. */
   renamed?: Record<string, string>;
+  /** Captured credential headers (lower-case names) not sent: the target is of another origin than the recording. */
+  credentialsWithheld?: string[];
   error?: string;
 }
 
@@ -65,6 +75,8 @@ export interface ReplayRun {
   skipped: ReplaySkip[];
   records: ExchangeRecord[];
   unreachable?: { url: string; message: string };
+  /** Every captured credential header (lower-case names, first seen first) left out of some conversation's requests. */
+  credentialsWithheld: string[];
   summary: { same: number; different: number; stopped: number; failed: number; skipped: number };
 }
 
@@ -99,7 +111,7 @@ export function planReplay(analysis: Analysis, opts: { conversations?: readonly 
     const lastAnswer = lastRecord && last.answer >= 0 ? decodeExchange(lastRecord).received[last.answer] : undefined;
     const recordedFinal = !lastAnswer ? null : lastAnswer.kind === 'error' ? { jsonrpc: '2.0', id: lastAnswer.id, error: lastAnswer.error } : { jsonrpc: '2.0', id: lastAnswer.id, result: lastAnswer.result };
     plan.items.push({
-      conversation: c.id, method: c.method, name: c.name, first, answers, recordedRounds: path.length, recordedFinal,
+      conversation: c.id, method: c.method, name: c.name, first, origin: originOf(firstRecord!.request.url), answers, recordedRounds: path.length, recordedFinal,
       exchangeIds: path.map((r) => bySeq.get(r.exchange)?.id ?? ''),
     });
   }
@@ -114,32 +126,66 @@ export interface ReplayOptions {
   session?: string;
   stateOnlyDelayMs?: number;
   maxRounds?: number;
+  /** Send captured credential headers to a target of another origin than the recording too (default: only to the same origin). */
+  sendCredentials?: boolean;
+}
+
+/**
+ * The headers a replay of `item` may send to `target`: all of them to the recording's own
+ * origin or when opted in; otherwise none that carries a credential (isSensitiveHeader).
+ * An unreadable origin on either side counts as another origin.
+ */
+export function replayHeaders(item: Pick<ReplayItem, 'first' | 'origin'>, target: string, sendCredentials = false): { headers: BuiltRequest['headers']; withheld: string[] } {
+  const headers = item.first.headers.map((h) => ({ ...h }));
+  const targetOrigin = originOf(target);
+  if (sendCredentials || (item.origin !== null && item.origin === targetOrigin)) return { headers, withheld: [] };
+  const withheld = [...new Set(headers.filter((h) => isSensitiveHeader(h.name)).map((h) => h.name.toLowerCase()))];
+  return { headers: headers.filter((h) => !isSensitiveHeader(h.name)), withheld };
+}
+
+/** A URL's origin, or null when it is not an absolute URL with one ("null" origins included). */
+export function originOf(url: string): string | null {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? null : o;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs a plan against the target, one conversation after another. Stops at the first unreachable send. */
 export async function runReplay(plan: ReplayPlan, opts: ReplayOptions): Promise<ReplayRun> {
   const ignore = [...(opts.ignore ?? DEFAULT_IGNORE)];
-  const run: ReplayRun = { target: opts.target, ignore, outcomes: [], skipped: [...plan.skipped], records: [], summary: { same: 0, different: 0, stopped: 0, failed: 0, skipped: plan.skipped.length } };
+  const run: ReplayRun = { target: opts.target, ignore, outcomes: [], skipped: [...plan.skipped], records: [], credentialsWithheld: [], summary: { same: 0, different: 0, stopped: 0, failed: 0, skipped: plan.skipped.length } };
   let nextId = 0;
   for (const item of plan.items) {
+    // Each send carries its record id and the recorded exchange it re-enacts, so a tap files
+    // it linked. A replay's stepper never forks and sends one round at a time, so the n-th
+    // send is the round at depth n: the same derivedFrom the stepper gives the record.
+    const derivedFrom = (depth: number) => item.exchangeIds[Math.min(depth, item.exchangeIds.length - 1)] || undefined;
+    let sends = 0;
     const stepper = createStepper({
-      send: opts.send,
+      send: linkSends(opts.send, () => derivedFrom(sends++)),
       ids: (): JsonRpcId => ++nextId,
       auto: ({ depth }) => item.answers[depth] ?? [],
       maxRounds: opts.maxRounds ?? Math.max(10, item.recordedRounds + 2),
       seqStart: run.records.length,
-      derivedFrom: (depth) => item.exchangeIds[Math.min(depth, item.exchangeIds.length - 1)] || undefined,
+      derivedFrom,
       ...(opts.stateOnlyDelayMs !== undefined ? { stateOnlyDelayMs: opts.stateOnlyDelayMs } : {}),
       ...(opts.session !== undefined ? { session: opts.session } : {}),
     });
-    const first: BuiltRequest = { body: { ...item.first.body, id: ++nextId }, headers: item.first.headers };
+    // Retries copy the first request's headers (buildRetry), so a credential left out here
+    // is left out of every round.
+    const { headers, withheld } = replayHeaders(item, opts.target, opts.sendCredentials);
+    for (const name of withheld) if (!run.credentialsWithheld.includes(name)) run.credentialsWithheld.push(name);
+    const first: BuiltRequest = { body: { ...item.first.body, id: ++nextId }, headers };
     const s = await stepper.start({ url: opts.target, request: first });
     run.records.push(...stepper.records());
     const lastRound = s.rounds[s.rounds.length - 1];
     const base = { conversation: item.conversation, method: item.method, name: item.name, rounds: s.rounds.length, recordedRounds: item.recordedRounds };
     const renamed: Record<string, string> = {};
     for (const r of s.rounds) for (const [k, m] of Object.entries(r.matched ?? {})) if (m.by === 'kind') renamed[k] = m.from;
-    const extra = Object.keys(renamed).length > 0 ? { renamed } : {};
+    const extra = { ...(Object.keys(renamed).length > 0 ? { renamed } : {}), ...(withheld.length > 0 ? { credentialsWithheld: withheld } : {}) };
     if (lastRound.reading.kind === 'failed') {
       run.outcomes.push({ ...base, ...extra, status: 'failed', changes: [], omitted: 0, error: lastRound.reading.message });
       run.summary.failed++;

@@ -1,6 +1,7 @@
 // Edit and re-send any captured request (issue 5, item 3): the editable draft of the
 // original, and the request an edited draft becomes. Sending it records a new exchange
-// linked to the original (`derivedFrom`).
+// linked to the original (`derivedFrom`); the send carries that link, so a tap files it
+// under the same record id.
 import type { ExchangeRecord, HeaderPair } from '../protocol.js';
 import { draftText, parseDraft, type DraftError } from './draft.js';
 import { builtFromRecord, consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
@@ -32,7 +33,8 @@ export function resendRequest(draft: ResendDraft, text: string, fallbackHeaders:
 export async function resend(draft: ResendDraft, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading } | { ok: false; error: DraftError }> {
   const r = resendRequest(draft, text);
   if (!r.ok) return r;
-  const res = await sendSafely(send, r.request);
-  const record = consoleRecord(r.request, res, { id: newRecordId(), seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
+  const id = newRecordId();
+  const res = await sendSafely(send, { ...r.request, link: { id, derivedFrom: draft.from } });
+  const record = consoleRecord(r.request, res, { id, seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
   return { ok: true, record, reading: readRound(record, r.id as never) };
 }

@@ -151,13 +151,15 @@ export async function runTamperPlan(
   }
   let seq = 0;
   const nextSeq = opts.seq ?? (() => seq++);
+  // Each send carries its record id and link, so a tap files it under the same record.
+  const linked = (req: ConsoleRequest) => sendSafely(send, { ...req, link: { id: newRecordId(), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) } });
   const record = (req: ConsoleRequest, res: ConsoleResponse) =>
     consoleRecord(req, res, { id: newRecordId(), seq: nextSeq(), ...(opts.session !== undefined ? { session: opts.session } : {}), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) });
-  const responses = await Promise.all(plan.requests.map((r) => sendSafely(send, r)));
+  const responses = await Promise.all(plan.requests.map(linked));
   const records = plan.requests.map((r, i) => record(r, responses[i]));
   const sent = [...plan.requests];
   if (plan.control) {
-    const res = await sendSafely(send, plan.control.request);
+    const res = await linked(plan.control.request);
     responses.push(res);
     records.push(record(plan.control.request, res));
     sent.push(plan.control.request);
@@ -168,7 +170,7 @@ export async function runTamperPlan(
     result: {
       test: plan.test, label: plan.label, status: 'done', verdict: v.verdict, ...(v.rule !== undefined ? { rule: v.rule } : {}), detail: v.detail,
       sent: sent.map((r) => ({ body: r.body })),
-      answers: responses.map((res, i) => ({ status: res.status, summary: summarize(readRound(record(sent[i], res), ids[i])) })),
+      answers: responses.map((res, i) => ({ status: res.status, summary: summarize(readRound(records[i], ids[i])) })),
       ...(plan.schedule ? { schedule: plan.schedule } : {}),
     },
     records,

@@ -1,9 +1,38 @@
 // The Console's transport over the fetch API: the page's fetch in the browser (so the
 // service worker taps and records it like any other traffic), Node's fetch in the CLI and
 // tests. Network failures come back as data (status 0 and the reason), never as throws.
+//
+// With `tap` hooks (the page), a linked send carries the link header, and the answer says
+// whether the tap took it (`tapped`) and stored it: the caller then stores its own copy only
+// when it did not, so each send is stored once. Without hooks (Node) the link is ignored.
 import { createParser } from 'eventsource-parser';
 import type { HeaderPair, SseEventRecord } from '../protocol.js';
+import { formatLink, LINK_HEADER, TAPPED_HEADER } from './link.js';
 import type { ConsoleRequest, ConsoleResponse, Transport } from './types.js';
+
+/** What the page knows about its capture service worker. */
+export interface TapHooks {
+  /**
+   * Whether a send to `url` will pass through a tap that reads the link header: a service
+   * worker controls the page and watches that URL. Only then is the header added: a page
+   * with no service worker would send it to the server itself (and, cross-origin, make the
+   * request need a CORS preflight the server may refuse).
+   */
+  taps(url: string): boolean | Promise<boolean>;
+  /**
+   * Starts listening for the tap's writes of record `id`. Called BEFORE the fetch: the
+   * tap's notice may come before the fetch resolves, and is not kept for late listeners.
+   */
+  watch(id: string): TapWatch;
+}
+
+/** One send's listener for its tap's writes. */
+export interface TapWatch {
+  /** True once the record's last write committed; false on a storage error or after `timeoutMs`. */
+  stored(timeoutMs: number): Promise<boolean>;
+  /** Stops listening (always called, stored or not). */
+  close(): void;
+}
 
 /** Options for fetchTransport. */
 export interface FetchTransportOptions {
@@ -11,6 +40,14 @@ export interface FetchTransportOptions {
   fetch?: typeof fetch;
   /** Give up on one exchange after this long (default 30 s). */
   timeoutMs?: number;
+  /** The page's capture service worker, for linked sends (see TapHooks). */
+  tap?: TapHooks;
+  /**
+   * How long to wait for the tap's record once the tap marked the answer (default 15 s: it
+   * is written right after the body ends), and when it did not (default 2 s: a send that
+   * failed, whose tap record carries no answer to mark).
+   */
+  storedWaitMs?: { marked: number; unmarked: number };
 }
 
 /** Why a fetch failed, with the cause Node hides under "fetch failed" (ECONNREFUSED …). */
@@ -33,18 +70,38 @@ function requestId(body: string): unknown {
 /**
  * A Transport over fetch. An event stream is read event by event with each event's
  * arrival time, and the read stops at the answer to our request id: in 2026 the server
- * ends the stream after it, and holding a stream open past it would only leak it.
+ * ends the stream after it, and holding a stream open past it would only leak it. With
+ * `tap`, a linked request carries the link header when the tap will see it, and the answer
+ * says whether the tap took it (`tapped`), once its record is stored or the wait gave up.
  */
 export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
   const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const waits = opts.storedWaitMs ?? { marked: 15_000, unmarked: 2_000 };
   return async (req: ConsoleRequest): Promise<ConsoleResponse> => {
+    // In doubt (the question itself failed), no header: the Console then keeps its own copy.
+    const tap = opts.tap;
+    const link = req.link && tap && (await Promise.resolve().then(() => tap.taps(req.url)).catch(() => false)) ? req.link : undefined;
+    const watch = link ? tap!.watch(link.id) : undefined;
+    try {
+      const res = await exchange(req, link ? { name: LINK_HEADER, value: formatLink(link) } : undefined);
+      if (!link || !watch) return res;
+      const marked = res.tapped !== undefined;
+      const stored = await watch.stored(marked ? waits.marked : waits.unmarked);
+      // Unmarked but stored: the tap took it and failed upstream (or could not mark the answer).
+      return marked || stored ? { ...res, tapped: { id: link.id, stored } } : res;
+    } finally {
+      watch?.close();
+    }
+  };
+
+  async function exchange(req: ConsoleRequest, linkHeader: HeaderPair | undefined): Promise<ConsoleResponse> {
     const sentAt = Date.now();
     let res: Response;
     try {
       res = await doFetch(req.url, {
         method: req.method,
-        headers: req.headers.map((h) => [h.name, h.value] as [string, string]),
+        headers: [...req.headers, ...(linkHeader ? [linkHeader] : [])].map((h) => [h.name, h.value] as [string, string]),
         body: req.body,
         signal: AbortSignal.timeout(timeoutMs),
       });
@@ -52,9 +109,14 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
       return { status: 0, headers: [], sentAt, endedAt: Date.now(), error: failure(err) };
     }
     const receivedAt = Date.now();
+    // The tap's mark is ours, not the server's: it says who stored the send, and is not kept.
+    const mark = res.headers.get(TAPPED_HEADER);
     const headers: HeaderPair[] = [];
-    res.headers.forEach((value, name) => headers.push({ name, value }));
-    const head = { status: res.status, statusText: res.statusText, headers, sentAt, receivedAt };
+    res.headers.forEach((value, name) => {
+      if (name !== TAPPED_HEADER) headers.push({ name, value });
+    });
+    const tapped = linkHeader && req.link && mark === req.link.id ? { tapped: { id: mark, stored: false } } : {};
+    const head = { status: res.status, statusText: res.statusText, headers, sentAt, receivedAt, ...tapped };
     try {
       if ((res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream') && res.body) {
         const events = await readEvents(res.body, requestId(req.body));
@@ -64,7 +126,7 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
     } catch (err) {
       return { ...head, endedAt: Date.now(), error: `the response was cut: ${failure(err)}` };
     }
-  };
+  }
 }
 
 async function readEvents(body: ReadableStream<Uint8Array>, id: unknown): Promise<SseEventRecord[]> {

@@ -3,6 +3,9 @@
 // prints them. The transport is the one thing injected: the page's fetch in the browser (so
 // the service worker taps it), Node's fetch in the CLI and the tests.
 import type { HeaderPair, JsonRpcId, SseEventRecord } from '../protocol.js';
+import type { SendLink } from './link.js';
+
+export type { SendLink } from './link.js';
 
 /** A JSON-RPC request as the Console builds it (params always an object). */
 export interface JsonRpcRequest {
@@ -24,6 +27,11 @@ export interface ConsoleRequest {
   method: 'POST';
   headers: HeaderPair[];
   body: string;
+  /**
+   * The record this send is filed under (and what it re-enacts). Never sent as such: a
+   * transport that knows a tap turns it into the link header (link.ts), others ignore it.
+   */
+  link?: SendLink;
 }
 
 /**
@@ -42,6 +50,14 @@ export interface ConsoleResponse {
   endedAt?: number;
   /** Why the exchange failed (unreachable, aborted, timed out). */
   error?: string;
+  /** The record id of a linked send (`link.id`): its record keeps that id, whoever stores it. */
+  recordId?: string;
+  /**
+   * The capture service worker took the send under `link.id`. `stored`: its record is
+   * committed; false when it failed or did not confirm in time (then the Console stores its
+   * own copy, under the same id). Absent: not tapped, the Console stores the only copy.
+   */
+  tapped?: { id: string; stored: boolean };
 }
 
 /** Sends one request. Must not throw for network trouble; a throw is treated as one anyway. */

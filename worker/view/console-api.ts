@@ -1,10 +1,24 @@
 // The Console side of the analysis worker's facade: step-through calls, edit and re-send,
 // tamper tests and session replay. Its sends go out through the page's fetch (registered
 // once as a comlink-proxied transport), so the service worker taps them like any traffic.
+//
+// Each send is stored once (issue 5). Every send carries a link (its record id, the session
+// it belongs in, what it re-enacts); the tap files it under that link and the transport says
+// so (`tapped`). `keep` then writes the Console's own copy only for sends the tap did not
+// store. Step-through, forks, edit-and-resend, tamper tests and the catalog go to the
+// capture session, as any traffic to a watched server; a replay to a session of its own.
+//
+// Race, written down: the tap's record and ours share one id, so they can never be two.
+// The page's transport returns only after the tap's last write committed (`stored`), or
+// after it gave up waiting; only then does `keep` write, with mergeExchanges: an unknown id
+// is added, a tap copy left `pending` (its service worker stopped) is superseded, a final
+// one stands. The one leftover: a tap slower than the page's wait (15 s) whose first write
+// lands after ours fails its add (the page reports that capture as not saved) and ours
+// stands; a retry of the tap's copy writes the same id again, still one record.
 import type { ExchangeRecord } from '../protocol.js';
 import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import {
-  DEFAULT_IGNORE, tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep,
+  consoleRecord, DEFAULT_IGNORE, newRecordId, tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep,
   type FieldValue, type FormModel, type TamperTest, type Transport,
 } from '../console/index.js';
 import { loadCatalog } from './console-catalog.js';
@@ -25,40 +39,54 @@ export interface ConsoleDeps {
 
 /** The Console methods the facade exposes next to its own. */
 export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: ConsoleDeps) {
-  // The Console's traffic as the Console saw it: console records (with derivedFrom links)
-  // filed in a session named "Console", next to what the service worker tapped of the same
-  // sends in the capture session. The transport is the page's fetch, registered once.
   let transport: Transport | null = null;
-  const send: Transport = (req) => {
-    if (!transport) throw new Error('the page has not registered its transport (consoleTransport)');
-    return transport(req);
-  };
-  let consoleSession: { id: string; seq: number } | null = null;
+  // Where each linked send was filed and whether the tap stored it, until `keep` reads it.
+  const filed = new Map<string, { session: string; stored: boolean }>();
+  const captureSession = async () => (await store.currentSession()).id;
 
-  async function persistConsole(records: ExchangeRecord[]): Promise<string> {
-    if (!consoleSession) {
-      const found = (await store.listSessions()).find((x) => x.name === 'Console');
-      const s = found ?? (await store.createSession('Console'));
-      consoleSession = { id: s.id, seq: found ? await store.countExchanges(s.id) : 0 };
+  /** The page's transport for one kind of send: links each request into `session()`. */
+  function sender(session: () => Promise<string>): Transport {
+    return async (req) => {
+      if (!transport) throw new Error('the page has not registered its transport (consoleTransport)');
+      const link = { ...(req.link ?? { id: newRecordId() }) };
+      link.session ??= await session();
+      // Noted before sending: a send whose transport throws is still kept, in its session.
+      filed.set(link.id, { session: link.session, stored: false });
+      const res = await transport({ ...req, link });
+      if (res.tapped?.stored === true && res.tapped.id === link.id) filed.set(link.id, { session: link.session, stored: true });
+      return { ...res, recordId: link.id };
+    };
+  }
+  const send = sender(captureSession);
+
+  /** Files Console records (see above); resolves to the session of the last one. */
+  async function keep(records: readonly ExchangeRecord[]): Promise<string | null> {
+    const groups = new Map<string, { own: ExchangeRecord[]; ids: string[] }>();
+    let last: string | null = null;
+    for (const r of records) {
+      const f = filed.get(r.id);
+      filed.delete(r.id);
+      const session = f?.session ?? (await captureSession());
+      const g = groups.get(session) ?? { own: [], ids: [] };
+      groups.set(session, g);
+      if (!f?.stored) g.own.push(r);
+      g.ids.push(r.id);
+      last = session;
     }
-    const c = consoleSession;
-    const stored: StoredExchange[] = records.map((r) => ({ ...r, seq: c.seq++, session: c.id }));
-    await store.putExchanges(stored);
-    const m = sessions.get(c.id);
-    if (m) (await m).put(stored);
-    return c.id;
+    for (const [session, g] of groups) {
+      if (g.own.length) await store.mergeExchanges(session, g.own);
+      // A session the worker holds in memory gets the stored copies (the tap's or ours);
+      // one it does not hold reads them from storage when first shown.
+      const m = sessions.get(session);
+      if (!m) continue;
+      const stored = await Promise.all(g.ids.map((id) => store.getExchange(id)));
+      (await m).put(stored.filter((x): x is StoredExchange => x?.session === session));
+    }
+    return last;
   }
 
-  async function persistReplay(records: ExchangeRecord[], target: string): Promise<{ id: string; name: string }> {
-    const s = await store.createSession(`Replay → ${target}`);
-    const stored: StoredExchange[] = records.map((r, i) => ({ ...r, seq: i, session: s.id }));
-    await store.putExchanges(stored);
-    sessions.set(s.id, Promise.resolve(new SessionModel(stored)));
-    return { id: s.id, name: s.name };
-  }
-
-  const step = new ConsoleStep(persistConsole);
-  const tamper = new ConsoleTamper(persistConsole);
+  const step = new ConsoleStep(keep);
+  const tamper = new ConsoleTamper(keep);
   let consoleIds = 0;
 
   return {
@@ -68,8 +96,11 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
     },
 
     /** `server/discover` and the lists of tools, prompts, resources and templates. */
-    consoleCatalog(url: string, setup: ClientSetup): Promise<ServerCatalog> {
-      return loadCatalog(url, setup, send);
+    async consoleCatalog(url: string, setup: ClientSetup): Promise<ServerCatalog> {
+      const records: ExchangeRecord[] = [];
+      const cat = await loadCatalog(url, setup, send, (req, res) => records.push(consoleRecord(req, res, { id: newRecordId(), seq: 0 })));
+      await keep(records);
+      return cat;
     },
 
     /** Starts a step-through call; it pauses at each input_required. */
@@ -93,7 +124,7 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
     },
     resendCheck(original: string, text: string) { return checkDraft(original, text); },
     /** Sends an edited draft through the page; the new exchange is derived from the original. */
-    resend(draft: { url: string; from: string; original: string }, text: string) { return resend(draft, text, send, persistConsole); },
+    resend(draft: { url: string; from: string; original: string }, text: string) { return resend(draft, text, send, keep); },
 
     /** Tamper tests on step-through round `round` (its answer issued the token). */
     async tamperFromStep(round: number, other?: { params: Record<string, unknown> }): Promise<TamperView | { error: string }> {
@@ -124,12 +155,21 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
 
     replayDefaults(): string[] { return [...DEFAULT_IGNORE]; },
     /** Replays the session (or its filtered conversations) against `target`; the replay is a session of its own. */
-    replay(session: string, opts: { target: string; ignore: string[]; filter?: string }): Promise<Answer<ReplayView>> {
+    replay(session: string, opts: { target: string; ignore: string[]; filter?: string; sendCredentials?: boolean }): Promise<Answer<ReplayView>> {
       return guard(async () => {
         const b = await builtOf(session);
         const conversations = opts.filter ? listOf(b, opts.filter).items.map((c) => c.id) : undefined;
-        return replaySession(b.analysis, { target: opts.target, ignore: opts.ignore, send, ...(conversations ? { conversations } : {}) },
-          (records) => persistReplay(records, opts.target));
+        // The replay's session is made at its first send (the link names it), so a replay
+        // that sends nothing leaves no empty session behind.
+        let made: Promise<{ id: string; name: string }> | null = null;
+        const own = () => (made ??= store.createSession(`Replay → ${opts.target}`));
+        const replaySend = sender(async () => (await own()).id);
+        return replaySession(b.analysis, { target: opts.target, ignore: opts.ignore, send: replaySend, sendCredentials: opts.sendCredentials === true, ...(conversations ? { conversations } : {}) },
+          async (records) => {
+            await keep(records);
+            const s = await own();
+            return { id: s.id, name: s.name };
+          });
       });
     },
   };

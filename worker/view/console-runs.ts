@@ -10,6 +10,7 @@ import {
   runAllTamperTests, runReplay, runTamperPlan, summarize, withoutMrtrFields,
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
+import { credentialsNotice } from '../console/replay-report.js';
 import type { ReplayView, ResendView, TamperTestView, TamperView } from './console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
@@ -131,15 +132,23 @@ export class ConsoleTamper {
   }
 }
 
-/** Replays the conversations (all, or the ids given) against `target`; the traffic goes to a session of its own. */
-export async function replaySession(analysis: Analysis, opts: { conversations?: string[]; target: string; ignore: string[]; send: Transport },
+/** How the page opts in to sending credentials to another origin (the replay panel's checkbox). */
+export const PAGE_SEND_CREDENTIALS = 'tick "Send captured credentials" to send them';
+
+/**
+ * Replays the conversations (all, or the ids given) against `target`; the traffic goes to a
+ * session of its own. Captured credentials go only to the recording's origin unless `sendCredentials`.
+ */
+export async function replaySession(analysis: Analysis, opts: { conversations?: string[]; target: string; ignore: string[]; send: Transport; sendCredentials?: boolean },
   persistAs: (records: ExchangeRecord[]) => Promise<{ id: string; name: string } | null>): Promise<ReplayView> {
   const plan = planReplay(analysis, opts.conversations ? { conversations: opts.conversations } : {});
-  const run = await runReplay(plan, { target: opts.target, send: opts.send, ignore: opts.ignore });
+  const run = await runReplay(plan, { target: opts.target, send: opts.send, ignore: opts.ignore, sendCredentials: opts.sendCredentials === true });
+  const notice = credentialsNotice(run, PAGE_SEND_CREDENTIALS);
   const session = run.records.length ? await persistAs(run.records) : null;
   return {
     target: run.target, ignore: run.ignore, outcomes: run.outcomes, skipped: run.skipped, summary: run.summary,
-    ...(run.unreachable ? { unreachable: run.unreachable } : {}), session, exchanges: run.records.length,
+    ...(run.unreachable ? { unreachable: run.unreachable } : {}), credentialsWithheld: run.credentialsWithheld, ...(notice ? { credentialsNotice: notice } : {}),
+    session, exchanges: run.records.length,
   };
 }
 

@@ -1,13 +1,14 @@
 // The Console's step-through, held in the analysis worker: one stepper at a time over the
 // page's transport, turned into views the page renders without parsing anything (form
 // models, sampling and roots drafts, the preview's diff). Its records are handed to
-// `persist`, which files them in the Console's capture session.
+// `persist`, which files them where the sends were linked to (the capture session).
 import type { ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import {
-  buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, rootsDraft, samplingDraft, summarize, validateForm,
+  buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, linkSends, rootsDraft, samplingDraft, summarize, validateForm, validateRoots,
   type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
 } from '../console/index.js';
+import { AnswerMemory, callTargetKey } from '../console/answers.js';
 import type { CallSpec, QuestionView, StepView } from './console-types.js';
 
 /** One question of an input request, with what the page needs to render its editor. */
@@ -38,6 +39,21 @@ export function checkForm(form: FormModel, values: Record<string, FieldValue>): 
   return check.ok ? { ...check, result: elicitResult('accept', check.content) } : check;
 }
 
+/**
+ * Why answers cannot be sent, or null: a roots answer must be a valid ListRootsResult
+ * (validateRoots). Elicitation forms are checked by checkForm before they become answers;
+ * sampling replies are the user's to shape, as in the preview editor.
+ */
+export function refuseAnswers(asked: Record<string, InputRequest> | null | undefined, answers: Record<string, unknown>): string | null {
+  const problems: string[] = [];
+  for (const [key, response] of Object.entries(answers)) {
+    if (inputKind(asked?.[key]) !== 'roots') continue;
+    const found = validateRoots(response);
+    if (found.length > 0) problems.push(`the roots answer to "${key}" was not used: ${found.join('; ')}`);
+  }
+  return problems.length > 0 ? `${problems.join('. ')}. Fix the list and use it again.` : null;
+}
+
 export class ConsoleStep {
   #stepper: Stepper | null = null;
   #url = '';
@@ -45,6 +61,11 @@ export class ConsoleStep {
   #persisted = new Set<string>();
   readonly #persist: (records: ExchangeRecord[]) => Promise<string | null>;
   #session: string | null = null;
+  /** Auto mode's answers from earlier calls, per call target; `#target` is the running call's. */
+  readonly #memory = new AnswerMemory();
+  #target = '';
+  /** The record the next send re-enacts: set by `fork` for its first send only. */
+  #forkOf: string | undefined;
 
   constructor(persist: (records: ExchangeRecord[]) => Promise<string | null>) {
     this.#persist = persist;
@@ -52,8 +73,17 @@ export class ConsoleStep {
 
   /** Starts a call; pauses at the first input_required (or runs on, in auto mode). */
   async start(spec: CallSpec, send: Transport, id: number): Promise<StepView> {
+    if (this.#stepper) this.#memory.remember(this.#target, this.#stepper.state.rounds);
+    this.#target = callTargetKey(spec.url, spec.method, spec.params);
     this.#url = spec.url;
-    this.#stepper = createStepper({ send, auto: this.#auto ? this.#saved() : false });
+    // Each send names its record and, for a fork, the round it forks (the stepper gives the
+    // record the same derivedFrom): the tap files it linked.
+    const linked = linkSends(send, () => {
+      const from = this.#forkOf;
+      this.#forkOf = undefined;
+      return from;
+    });
+    this.#stepper = createStepper({ send: linked, auto: this.#auto ? this.#saved() : false });
     const request = buildRequest({
       method: spec.method, params: spec.params, id, clientInfo: spec.setup.clientInfo,
       capabilities: capabilitiesFrom(spec.setup.toggles), ...(spec.inputSchema !== undefined ? { inputSchema: spec.inputSchema } : {}),
@@ -62,7 +92,10 @@ export class ConsoleStep {
   }
 
   answer(key: string, response: Record<string, unknown>): Promise<StepView> {
-    return this.#after(this.#need().answer(key, response));
+    const stepper = this.#need();
+    const refused = refuseAnswers(stepper.state.inputRequests, { [key]: response });
+    if (refused) return Promise.resolve({ ...this.view(), message: refused });
+    return this.#after(stepper.answer(key, response));
   }
 
   editPreview(text: string): Promise<StepView> {
@@ -73,8 +106,22 @@ export class ConsoleStep {
     return this.#after(await this.#need().send());
   }
 
+  /**
+   * Hazard: `#forkOf` must reach the fork's own send and no other. The stepper refuses a fork
+   * while another send is on its way (synchronously, before any await), so no other send of
+   * this stepper can start while it is set; it is cleared however the fork ends.
+   */
   async fork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> {
-    return this.#after(await this.#need().fork(round, answers));
+    const stepper = this.#need();
+    const parent = stepper.state.rounds[stepper.state.rounds[round]?.parent ?? -1]?.reading;
+    const refused = refuseAnswers(parent?.kind === 'input_required' ? parent.inputRequests : null, answers);
+    if (refused) return { ...this.view(), message: refused };
+    if (stepper.state.status !== 'sending') this.#forkOf = stepper.state.rounds[round]?.record.id;
+    try {
+      return this.#after(await stepper.fork(round, answers));
+    } finally {
+      this.#forkOf = undefined;
+    }
   }
 
   /** Auto mode: answers with the answers given so far in this session, stopping on new questions. */
@@ -103,23 +150,11 @@ export class ConsoleStep {
     return toView(this.#stepper?.state ?? null, this.#url, this.#auto, this.#session, this.#stepper);
   }
 
-  // Auto mode's saved answers: every inputResponse sent so far, newest last, for the keys
-  // asked now only (a kind-and-position fallback would answer "confirm" with the "name"
-  // form's answer: both are forms).
+  // Auto mode's saved answers: those this call and earlier calls of the same target sent,
+  // newest first, for the keys asked now only (a kind-and-position fallback would answer
+  // "confirm" with the "name" form's answer: both are forms).
   #saved(): (ctx: { depth: number; inputRequests: Record<string, InputRequest> }) => SavedAnswer[] {
-    return ({ inputRequests }) => {
-      const s = this.#stepper?.state;
-      const out: SavedAnswer[] = [];
-      for (const r of s?.rounds ?? []) {
-        const parent = r.parent === null ? undefined : s!.rounds[r.parent].reading;
-        const asked = parent?.kind === 'input_required' ? parent.inputRequests : {};
-        for (const [key, response] of Object.entries(sentOf(r.request.body))) {
-          const o = asObject(response);
-          if (o && Object.prototype.hasOwnProperty.call(inputRequests, key)) out.push({ key, kind: inputKind(asked[key]), response: o });
-        }
-      }
-      return out.reverse();
-    };
+    return ({ inputRequests }) => this.#memory.recall(this.#target, inputRequests, this.#stepper?.state.rounds ?? []);
   }
 
   #need(): Stepper {

@@ -105,7 +105,7 @@ export interface StepView {
   branches: { leaf: number; path: number[]; status: RoundReading['kind'] }[];
   auto: boolean;
   message?: string;
-  /** The Console's capture session (its records, with derivedFrom links). */
+  /** The session the Console's sends were filed in (the capture session), with derivedFrom links. */
   session: string | null;
 }
 
@@ -140,6 +140,9 @@ export interface ReplayView {
   skipped: ReplaySkip[];
   summary: { same: number; different: number; stopped: number; failed: number; skipped: number };
   unreachable?: { url: string; message: string };
+  /** Captured credential headers held back (the target is another origin), and the notice saying so. */
+  credentialsWithheld: string[];
+  credentialsNotice?: string;
   session: { id: string; name: string } | null;
   exchanges: number;
 }

@@ -2,6 +2,7 @@
 // worker's memory; only a key the user asked to remember is written to IndexedDB settings.
 // Hazard: a key is a secret. It never leaves this module except to verify a token or to be
 // redacted from an export: no getter returns key text, and error messages never quote it.
+import { encodeBase64Url, utf8 } from '../tokens/base64.js';
 import { parseKey, type TokenKey } from '../tokens/index.js';
 
 interface Entry {
@@ -20,6 +21,30 @@ export function serverOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The spellings of a key that traffic may carry, for redaction: as typed, without its
+ * prefix (`hex:`, `base64:`, `utf8:` …: a server echoing its key never writes ours), and its
+ * bytes as UTF-8 text, hex in either case, base64 and base64url with and without padding.
+ * Derived spellings under 8 characters are left out: they would redact ordinary text.
+ */
+function spellingsOf(e: Entry): string[] {
+  const out = new Set<string>([e.text]);
+  const add = (s: string | null) => { if (s !== null && s.length >= 8) out.add(s); };
+  const colon = e.text.indexOf(':');
+  if (colon > 0 && colon <= 9) add(e.text.slice(colon + 1).trim());
+  const bytes = e.key.bytes;
+  add(utf8(bytes));
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  add(hex);
+  add(hex.toUpperCase());
+  const url = encodeBase64Url(bytes);
+  const std = url.replace(/-/g, '+').replace(/_/g, '/');
+  const pad = '='.repeat((4 - (url.length % 4)) % 4);
+  for (const s of [url, url + pad, std, std + pad]) add(s);
+  return [...out];
 }
 
 export class Keyring {
@@ -51,9 +76,9 @@ export class Keyring {
     return e ? [e.key] : [];
   }
 
-  /** Key texts, only for redacting them from exports. */
+  /** Key texts in every spelling traffic may carry them, only for redacting them from exports. */
   secretsForRedaction(): string[] {
-    return [...this.#byServer.values()].filter((e) => !e.builtIn).map((e) => e.text);
+    return [...new Set([...this.#byServer.values()].filter((e) => !e.builtIn).flatMap(spellingsOf))];
   }
 
   /** What the page may know: which servers have a key, never the key. */

@@ -1,13 +1,30 @@
 // One capture session as the worker holds it: the records (the source of truth), the
 // analysis derived from them, and the list rows, rebuilt only when either changed.
 // Filtering runs here over the cached analysis; the page gets rows, never traffic.
+//
+// Held records (issue 6): exchanges storage refused (quota) live in the page's memory and
+// are handed here so they are listed, analysed and exported like stored ones. They are an
+// overlay: a held copy replaces its stored copy by id (it is always the more complete one),
+// keeping the stored `seq`. A record never stored has no `seq`, so it gets a provisional
+// one after every other at each build. Hazard: `seq` keys the analysis (a dense array, and
+// `c<seq>` conversation ids), so provisional numbers must never collide with stored ones;
+// storage does not advance a session's numbering for a failed add, so a later stored
+// exchange can take the number a held one had: provisional seqs (and so the ids of their
+// conversations) may change between builds, stored ones never do.
 import { analyze, type Analysis } from '../analysis.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
-import type { StoredExchange } from '../storage/index.js';
+import type { NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import type { ConversationList, ConversationSummary, FilterState, FindingCounts } from './types.js';
+
+/**
+ * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
+ * step of it was stored (its stored position); plain data, it crosses every boundary.
+ */
+export type UnsavedExchange = NewExchange & { seq?: number };
 
 /** Everything derived from one version of the records. */
 export interface Built {
@@ -48,6 +65,8 @@ export class SessionModel {
   /** Bumped on every change of the records. */
   version = 0;
   #built: { version: number; keys: number; result: Promise<Built> } | null = null;
+  /** Held copies by id (see the header): shown over the stored records until released. */
+  readonly #held = new Map<string, UnsavedExchange>();
 
   constructor(records: Iterable<StoredExchange> = []) {
     for (const r of records) this.records.set(r.id, r);
@@ -58,11 +77,45 @@ export class SessionModel {
     this.version += 1;
   }
 
+  /** Holds (or replaces) copies of exchanges storage refused. */
+  hold(records: Iterable<UnsavedExchange>): void {
+    for (const r of records) this.#held.set(r.id, r);
+    this.version += 1;
+  }
+
+  /** Drops held copies (they were written, or their session was cleared). */
+  release(ids: Iterable<string>): void {
+    let changed = false;
+    for (const id of ids) changed = this.#held.delete(id) || changed;
+    if (changed) this.version += 1;
+  }
+
+  /** One exchange as analysed: the held copy when there is one. */
+  record(id: string): ExchangeRecord | undefined {
+    const h = this.#held.get(id);
+    return h ? { ...h, v: PROTOCOL_VERSION, seq: this.records.get(id)?.seq ?? h.seq ?? -1 } : this.records.get(id);
+  }
+
+  /** The stored records with the held copies laid over them, in no particular order. */
+  merged(): StoredExchange[] {
+    if (this.#held.size === 0) return [...this.records.values()];
+    const out = new Map(this.records);
+    let top = -1;
+    for (const r of this.records.values()) top = Math.max(top, r.seq);
+    for (const h of this.#held.values()) if (h.seq !== undefined) top = Math.max(top, h.seq);
+    const held = [...this.#held.values()].sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const h of held) {
+      const seq = this.records.get(h.id)?.seq ?? h.seq ?? ++top;
+      out.set(h.id, { ...h, v: PROTOCOL_VERSION, seq });
+    }
+    return [...out.values()];
+  }
+
   /** The analysis for the current records and keys (shared by concurrent callers). */
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    const records = [...this.records.values()].sort((x, y) => x.seq - y.seq);
+    const records = this.merged().sort((x, y) => x.seq - y.seq);
     // A live capture is not over: waiting chains stay in-progress, not abandoned.
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.

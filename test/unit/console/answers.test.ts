@@ -21,7 +21,7 @@ describe('answering input requests', () => {
   it('drafts roots and checks they are file:// URIs', () => {
     const roots = rootsDraft([{ uri: 'file:///home/me/p', name: 'p' }, { uri: 'https://x' }]);
     expect(roots).toEqual({ roots: [{ uri: 'file:///home/me/p', name: 'p' }, { uri: 'https://x' }] });
-    expect(validateRoots(roots)).toEqual(['root 2: uri must start with file://']);
+    expect(validateRoots(roots)).toEqual(['root 2 ("https://x"): uri must be a file:// URI, not https:']);
   });
 
   it('answers by key first, then by kind and position for renamed keys, and returns only the new questions', () => {

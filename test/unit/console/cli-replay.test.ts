@@ -1,12 +1,12 @@
 // `mrtr-inspector replay` as CI runs it: the package's bin against servers this test starts
 // (spawned asynchronously: the servers live in this process and must keep answering).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STATE_KEY } from '../../../worker/demo-key.js';
-import { serveChangedDemo, serveDemo, unreachableUrl, type Running } from './servers.js';
+import { API_KEY, AUTH, credentialedHar, serveChangedDemo, serveDemo, serveRecordingDemo, unreachableUrl, type RecordingServer, type Running } from './servers.js';
 
 const AUTO = 'test/fixtures/sdk/sdk-v2-auto.har';
 
@@ -24,14 +24,17 @@ function cli(...args: string[]): Promise<{ code: number | null; stdout: string; 
 
 let demo: Running;
 let changed: Running;
+let recording: RecordingServer;
 beforeAll(async () => {
   execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
   demo = await serveDemo();
   changed = await serveChangedDemo();
+  recording = await serveRecordingDemo();
 }, 120_000);
 afterAll(async () => {
   await demo?.close();
   await changed?.close();
+  await recording?.close();
 });
 
 describe('mrtr-inspector replay', () => {
@@ -85,6 +88,25 @@ describe('mrtr-inspector replay', () => {
     const legacy = await cli('replay', 'test/fixtures/sdk/legacy-2025.har', '--target', demo.url);
     expect(legacy.code).toBe(2);
     expect(legacy.stderr).toContain('nothing to replay');
+  });
+
+  it('withholds captured credentials from a target of another origin and says how to send them; --send-credentials sends them', async () => {
+    const har = join(mkdtempSync(join(tmpdir(), 'replay-')), 'credentialed.har');
+    writeFileSync(har, credentialedHar('http://recorded.example:8080/mcp'));
+    recording.headers.length = 0;
+    const held = await cli('replay', har, '--target', recording.url);
+    expect(held.code).toBe(0);
+    expect(held.stdout).toContain(`Captured credentials (authorization, x-api-key) were not sent to ${recording.url} (a different origin from the recording); pass --send-credentials to send them.`);
+    expect(recording.headers.length).toBeGreaterThan(11);
+    expect(recording.headers.filter((h) => 'authorization' in h || 'x-api-key' in h)).toEqual([]);
+    recording.headers.length = 0;
+    const sent = await cli('replay', har, '--target', recording.url, '--send-credentials', '--format', 'json');
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ credentialsWithheld: [] });
+    expect(sent.stdout).not.toContain('Captured credentials');
+    expect(recording.headers.length).toBeGreaterThan(11);
+    expect(recording.headers.every((h) => h.authorization === AUTH && h['x-api-key'] === API_KEY)).toBe(true);
+    expect((await cli('replay', '--help')).stdout).toContain('--send-credentials');
   });
 
   it('leaves the lint command as it was, and lists replay in the help', async () => {

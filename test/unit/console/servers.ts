@@ -2,6 +2,7 @@
 // the test that started it: the embedded demo (test/peers/serve-demo.ts), an official SDK
 // v2 server of our own with a two-round tool under a non-ASCII name, and a "changed" demo
 // whose final texts differ (a server that regressed, for replay).
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer, createMcpHandler, createRequestStateCodec, fromJsonSchema, inputRequired, inputResponse } from '@modelcontextprotocol/server';
@@ -78,6 +79,39 @@ export async function serveChangedDemo(): Promise<Running> {
     },
     close: () => demo.close(),
   });
+}
+
+/** A running server that notes the headers of every request it receives. */
+export type RecordingServer = Running & { readonly headers: Record<string, string>[] };
+
+/** The embedded demo, noting each request's headers (lower-case names): what a server sees. */
+export async function serveRecordingDemo(): Promise<RecordingServer> {
+  const demo = createDemoHandler();
+  const headers: Record<string, string>[] = [];
+  const running = await serveHandler({
+    fetch(req) {
+      const h: Record<string, string> = {};
+      req.headers.forEach((value, name) => (h[name] = value));
+      headers.push(h);
+      return demo.fetch(req);
+    },
+    close: () => demo.close(),
+  });
+  return { ...running, headers };
+}
+
+/** The credentials credentialedHar adds to every recorded request. */
+export const AUTH = 'Bearer s3cret-token';
+export const API_KEY = 'key-0123456789';
+
+/** The recorded SDK session (test/fixtures/sdk/sdk-v2-auto.har) as if sent to `url` with an Authorization and an X-API-Key header. */
+export function credentialedHar(url: string): string {
+  const har = JSON.parse(readFileSync('test/fixtures/sdk/sdk-v2-auto.har', 'utf8'));
+  for (const e of har.log.entries) {
+    e.request.url = url;
+    e.request.headers.push({ name: 'Authorization', value: AUTH }, { name: 'X-API-Key', value: API_KEY });
+  }
+  return JSON.stringify(har);
 }
 
 /** Every input capability the Console can declare. */

@@ -57,7 +57,7 @@ describe('where relay captures go', () => {
     expect(crossSite.text).not.toContain(TOKEN);
   });
 
-  it('with no page open, appends records to the JSONL file; backlog returns them once, then the file is empty', async () => {
+  it('with no page open, appends records to the JSONL file; backlog hands them out, and once acknowledged the file is empty', async () => {
     const upstream = await jsonTarget();
     const h = await startRelay();
     cleanup.push(() => upstream.close(), () => h.close());
@@ -68,10 +68,16 @@ describe('where relay captures go', () => {
     const backlog = await send(h.port, { method: 'POST', path: '/relay/api/backlog', headers: { origin: h.origin } });
     expect(backlog.status).toBe(200);
     expect(backlog.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    expect(backlog.headers['mrtr-drain']).toMatch(/^[0-9a-f-]{36}$/);
     const { header, records } = parseJsonl(backlog.text);
     expect(header).toMatchObject({ kind: 'mrtr-inspector-capture', version: 1, createdAt: expect.any(String) });
     expect(records.map((r) => [r.seq, r.state, r.request.body])).toEqual([[0, 'complete', '{"n":0}'], [1, 'complete', '{"n":1}'], [2, 'complete', '{"n":2}']]);
-    // A second drain queues behind the first one's truncation, so it finds nothing.
+    const ack = await send(h.port, {
+      method: 'POST', path: '/relay/api/backlog/ack', headers: { origin: h.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ drain: backlog.headers['mrtr-drain'], ids: records.map((r) => r.id) }),
+    });
+    expect(ack.status).toBe(200);
+    expect(ack.json()).toEqual({ removed: 3, left: 0 });
     const again = await send(h.port, { path: '/relay/api/backlog', headers: { 'sec-fetch-site': 'same-origin' } });
     expect(again.text).toBe('');
     expect((await stat(h.jsonl)).size).toBe(0);
@@ -109,21 +115,17 @@ describe('where relay captures go', () => {
     await eventually(async () => parseJsonl(await readFile(h.jsonl, 'utf8').catch(() => '')).records[0]?.state === 'complete');
   });
 
-  it('a line queued behind a backlog drain lands in the emptied file and still counts as filed', async () => {
+  it('a line queued behind a removal lands after the rewrite and still counts as filed', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mrtr-capture-file-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const file = new CaptureFile(join(dir, 'c.jsonl'), () => undefined);
     await file.append(record('a', 'pending'));
-    let release!: () => void;
-    const drained = file.drain((content) => {
-      expect(parseJsonl(content).records.map((r) => r.id)).toEqual(['a']);
-      return new Promise<boolean>((r) => (release = () => r(true)));
-    });
-    await new Promise((r) => setTimeout(r, 10));
+    const { latest } = await file.read();
+    expect([...latest.keys()]).toEqual(['a']);
+    const removing = file.remove(latest, new Set(['a']));
     const late = file.append(record('b', 'pending'));
     expect(file.has('b')).toBe(true);
-    release();
-    await drained;
+    expect(await removing).toEqual({ removed: 1, left: 0 });
     await late;
     expect(file.has('a')).toBe(false);
     expect(file.has('b')).toBe(true);

@@ -88,6 +88,8 @@ export interface EventReader {
   next(ms?: number): Promise<string>;
   /** Events received so far and not yet taken. */
   pending(): number;
+  /** How the stream finished: a clean end, or cut off (the server reset or destroyed it). */
+  finished: Promise<'end' | 'cut'>;
   close(): void;
 }
 
@@ -107,7 +109,11 @@ export function openEvents(port: number, opts: { method?: string; path: string; 
       res.setEncoding('utf8');
       res.on('data', (text: string) => parser.feed(text));
       res.on('error', () => undefined);
+      let ended = false;
+      res.on('end', () => (ended = true));
+      const finished = new Promise<'end' | 'cut'>((done) => res.on('close', () => done(ended ? 'end' : 'cut')));
       resolve({
+        finished,
         status: res.statusCode ?? 0,
         headers: res.headers,
         pending: () => queue.length,

@@ -50,7 +50,7 @@ describe('an external SDK v2 client through the relay', () => {
     h = undefined;
   });
 
-  it('completes a three-round tool call; with no page open every exchange lands in the JSONL file, and backlog hands it over once', async () => {
+  it('completes a three-round tool call; with no page open every exchange lands in the JSONL file, and backlog hands it over until the page acknowledges it', async () => {
     h = await startRelay();
     const run = await runClient(h.relayUrl('demo'));
     expect(run.stderr).toBe('');
@@ -64,9 +64,15 @@ describe('an external SDK v2 client through the relay', () => {
 
     const backlog = await send(h.port, { method: 'POST', path: '/relay/api/backlog', headers: { origin: h.origin } });
     expect(backlog.status).toBe(200);
-    expectWizardSession(parseJsonl(backlog.text).records);
-    // The file is emptied once the response has been handed to the socket; a second drain
-    // queues behind that, so it can never see the same lines again.
+    const { records } = parseJsonl(backlog.text);
+    expectWizardSession(records);
+    // Lines leave the file once the page acknowledges it stored them; then a second drain
+    // finds nothing.
+    const ack = await send(h.port, {
+      method: 'POST', path: '/relay/api/backlog/ack', headers: { origin: h.origin },
+      body: JSON.stringify({ drain: backlog.headers['mrtr-drain'], ids: records.map((r) => r.id) }),
+    });
+    expect(ack.json()).toEqual({ removed: records.length, left: 0 });
     expect((await send(h.port, { method: 'POST', path: '/relay/api/backlog', headers: { origin: h.origin } })).text).toBe('');
     expect((await stat(h.jsonl)).size).toBe(0);
   });

@@ -1,0 +1,82 @@
+// The capture file's backlog, handed to pages with an acknowledgement step:
+//   POST /relay/api/backlog       the file's JSONL, and a drain id in the `mrtr-drain` header
+//   POST /relay/api/backlog/ack   { "drain": <id>, "ids": [...] }: the page stored these
+// Records leave the file only when acknowledged, so a page closed mid-drain, or one whose
+// storage refused the batch (quota), loses nothing: the next drain hands them out again,
+// and the page's merge makes a second copy of a stored record a no-op.
+//
+// Hazard: what the page stored is the copy it was handed, not whatever the file holds at
+// ack time. Per drain we keep, per id, a mark of that copy, and the file drops only lines
+// not newer than it; a line appended after the hand-out (the exchange went on while no
+// page listened) stays for the next drain. Marks are small (state and event count, never
+// bodies), and only the last MAX_DRAINS drains are remembered: a later ack for an older one
+// is refused, and its records simply come again.
+import { randomUUID } from 'node:crypto';
+import type { ExchangeRecord } from '../../worker/protocol.js';
+import type { CaptureFile } from './capture-file.js';
+
+/** The response header naming a drain, for its acknowledgement. */
+export const DRAIN_HEADER = 'mrtr-drain';
+const MAX_DRAINS = 32;
+
+/** What a page sends to acknowledge a drain. */
+export interface BacklogAck {
+  drain: string;
+  ids: string[];
+}
+
+export type AckOutcome = { ok: true; removed: number; left: number } | { ok: false; status: number; error: string };
+
+// A copy of a record holding only what `supersedes` compares (state, head, event count).
+function mark(r: ExchangeRecord): ExchangeRecord {
+  const events = r.response?.events;
+  return {
+    v: r.v, id: r.id, seq: r.seq, source: r.source, startedAt: r.startedAt, state: r.state,
+    request: { method: r.request.method, url: '', headers: [] },
+    ...(r.response ? { response: { status: r.response.status, headers: [], receivedAt: r.response.receivedAt, ...(events ? { events: new Array(events.length) } : {}) } } : {}),
+  };
+}
+
+/** Checks an acknowledgement body: `{ drain: string, ids: string[] }`. */
+export function parseAck(value: unknown): BacklogAck | string {
+  const v = value as Partial<BacklogAck> | null;
+  if (!v || typeof v !== 'object' || typeof v.drain !== 'string' || !Array.isArray(v.ids) || !v.ids.every((id) => typeof id === 'string')) {
+    return 'An acknowledgement is JSON {"drain": "<the mrtr-drain header of the backlog response>", "ids": ["<record id>", …]}.';
+  }
+  return { drain: v.drain, ids: v.ids };
+}
+
+export class Backlog {
+  readonly #file: CaptureFile;
+  /** Drain id → the marks of the copies handed out, oldest drain first. */
+  readonly #drains = new Map<string, Map<string, ExchangeRecord>>();
+
+  constructor(file: CaptureFile) {
+    this.#file = file;
+  }
+
+  /** Reads the file for a page; nothing leaves it until `ack`. */
+  async handOut(): Promise<{ drain: string; content: string }> {
+    const { content, latest } = await this.#file.read();
+    const drain = randomUUID();
+    if (latest.size > 0) {
+      this.#drains.set(drain, new Map([...latest].map(([id, r]) => [id, mark(r)])));
+      for (const old of this.#drains.keys()) {
+        if (this.#drains.size <= MAX_DRAINS) break;
+        this.#drains.delete(old);
+      }
+    }
+    return { drain, content };
+  }
+
+  /** The page stored these ids of that drain: drop their lines (those not newer). */
+  async ack(ack: BacklogAck): Promise<AckOutcome> {
+    const handed = this.#drains.get(ack.drain);
+    if (!handed) {
+      return { ok: false, status: 409, error: 'Unknown or expired backlog drain: nothing was removed, and its records come again on the next drain.' };
+    }
+    this.#drains.delete(ack.drain);
+    const { removed, left } = await this.#file.remove(handed, new Set(ack.ids));
+    return { ok: true, removed, left };
+  }
+}

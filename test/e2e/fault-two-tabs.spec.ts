@@ -1,0 +1,104 @@
+// Fault: two inspector tabs open at once (issue 6). One service worker taps both tabs'
+// calls; the relay pushes every external exchange to both tabs, which both merge it; and
+// each tab drains the JSONL backlog when it opens. Every exchange must be in IndexedDB
+// exactly once, none missing, and both tabs' lists must show all of them. The backlog is
+// first drained by a tab that cannot store it (storage full): the other tab must still get
+// it, because the relay keeps records until a tab acknowledges it stored them.
+import type { Page } from '@playwright/test';
+import type { ExchangeRecord } from '../../worker/protocol.ts';
+import { expect, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
+
+// The JSON-RPC id a record's request carries (each call in this test has its own).
+const rpcId = (r: ExchangeRecord): number | undefined => {
+  try {
+    return (JSON.parse(r.request.body ?? '{}') as { id?: number }).id;
+  } catch {
+    return undefined;
+  }
+};
+
+const TAB_A = [201, 202];
+const TAB_B = [211, 212];
+const LIVE_RELAY = [221, 222];
+const BACKLOG = [231, 232];
+const ALL = [...TAB_A, ...TAB_B, ...LIVE_RELAY, ...BACKLOG];
+
+// Makes IndexedDB in this tab refuse relay records, as a full disk would, until `release`.
+async function failRelayStorage(page: Page): Promise<{ release(): Promise<void> }> {
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (sessionStorage.getItem('fail-relay-puts') !== 'off' && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
+        throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
+      }
+      return put.call(this, value, key);
+    };
+  });
+  return { release: () => page.evaluate(() => sessionStorage.setItem('fail-relay-puts', 'off')) };
+}
+
+test('two tabs capturing at once: calls from each tab, pushed relay exchanges and a JSONL backlog one tab could not store are each stored once and listed in both tabs', async ({ context, page, relay, mcpServer }) => {
+  const since = Date.now();
+  // While no page is open, external calls go to the relay's JSONL file.
+  for (const id of BACKLOG) expect((await relayCall(relay, toolsCall(id, 'busy'))).status).toBe(200);
+  const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
+  await expect.poll(async () => (await filed()).filter((r) => r.state === 'complete').length, { message: `the backlog in ${relay.jsonl}` }).toBe(BACKLOG.length);
+  const backlogIds = (await filed()).map((r) => r.id).sort();
+
+  // Tab B opens first, drains the backlog and cannot store it: it acknowledges nothing.
+  const pageB: Page = await context.newPage();
+  const full = await failRelayStorage(pageB);
+  const b = new InspectorPage(pageB);
+  const feedB = watchRelayFeed(pageB);
+  await b.open();
+  for (const id of backlogIds) expect(await feedB.connected).toContain(id);
+  // Not lost in tab B either: storage refused the batch, so the page holds it in memory.
+  await expect(pageB.getByTestId('storage-banner')).toHaveAttribute('data-count', String(BACKLOG.length));
+  expect((await filed()).map((r) => r.id).sort()).toEqual(backlogIds);
+  await full.release();
+
+  // Tab A opens and drains the same backlog, which it stores and acknowledges.
+  const a = new InspectorPage(page);
+  const feedA = watchRelayFeed(page);
+  await a.open();
+  for (const id of backlogIds) expect(await feedA.connected).toContain(id);
+  // Tab A's writes are announced to tab B, whose held copies are then no longer the only
+  // ones: they leave its memory and its banner goes.
+  await expect(pageB.getByTestId('storage-banner')).toHaveCount(0);
+  const tabs = [a, b];
+
+  const endpoint = mcpServer.url('/mcp');
+  await a.watch(endpoint);
+  const post = (tab: InspectorPage, id: number) =>
+    tab.fetchInPage(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: toolsCall(id) });
+  // Interleaved: A, B, the external client, and so on.
+  for (let i = 0; i < 2; i++) {
+    expect(await post(a, TAB_A[i]!)).toMatchObject({ status: 200 });
+    expect(await post(b, TAB_B[i]!)).toMatchObject({ status: 200 });
+    expect((await relayCall(relay, toolsCall(LIVE_RELAY[i]!, 'busy'))).status).toBe(200);
+  }
+
+  const ours = async (tab: InspectorPage) => (await tab.storedExchanges()).filter((r) => ALL.includes(rpcId(r) ?? -1));
+  await expect
+    .poll(async () => (await ours(a)).filter((r) => r.state === 'complete').map(rpcId).sort(), { message: 'every exchange complete in IndexedDB', timeout: 30_000 })
+    .toEqual([...ALL].sort());
+  const stored = await ours(a);
+  // Exactly once each: one record per call, unique ids and unique positions in the session.
+  expect(stored).toHaveLength(ALL.length);
+  expect(new Set(stored.map((r) => r.id)).size).toBe(ALL.length);
+  expect(new Set(stored.map((r) => r.seq)).size).toBe(ALL.length);
+  expect(new Set(stored.map((r) => r.session)).size).toBe(1);
+  const source = (ids: number[]) => stored.filter((r) => ids.includes(rpcId(r)!)).map((r) => r.source);
+  expect(source([...TAB_A, ...TAB_B])).toEqual(['sw', 'sw', 'sw', 'sw']);
+  expect(source([...LIVE_RELAY, ...BACKLOG])).toEqual(['relay', 'relay', 'relay', 'relay']);
+
+  // Both tabs list every one of them, once.
+  for (const tab of tabs) {
+    for (const r of stored) {
+      await expect(tab.page.locator(`[data-testid="exchange"][data-id="${r.id}"]`)).toHaveAttribute('data-state', 'complete');
+    }
+  }
+  // Tab A stored and acknowledged the backlog: it left the file (pushes are never filed).
+  await expect.poll(async () => (await filed()).length, { message: 'the backlog acknowledged' }).toBe(0);
+  await pageB.close();
+});

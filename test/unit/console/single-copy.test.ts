@@ -1,0 +1,170 @@
+// Issue 5: every Console send is stored exactly once (worker/view/console-api.ts). The page
+// and its service worker are stood in for: a transport that sends to the embedded demo over
+// Node's fetch and, when "tapping", files the send under its link as the tap would. Tapped
+// and stored: the worker writes nothing; not tapped: it writes the only copy; tapped but
+// left pending (a stopped service worker): its copy replaces the tap's, under the same id.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importCapture } from '../../../worker/capture/index.js';
+import { consoleRecord, DEFAULT_IGNORE, elicitResult, fetchTransport, type Transport } from '../../../worker/console/index.js';
+import type { ExchangeRecord } from '../../../worker/protocol.js';
+import { supersedes, type CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
+import { createConsoleApi } from '../../../worker/view/console-api.js';
+import { SessionModel } from '../../../worker/view/session-model.js';
+import { serveDemo, type Running } from './servers.js';
+
+type Mode = 'tapped' | 'untapped' | 'pending';
+const accept = (content: Record<string, unknown>) => elicitResult('accept', content);
+const setup = { toggles: { elicitationForm: true }, clientInfo: { name: 'single-copy-test', version: '1' } };
+
+/** The capture database, in memory, with what wrote each record. */
+function memoryStore() {
+  const records = new Map<string, StoredExchange>();
+  const sessions = new Map([['capture', { id: 'capture', name: 'Session 1', createdAt: 0, nextSeq: 0 }]]);
+  const writers = new Map<string, string[]>();
+  /** Every id the worker asked to write, written or not. */
+  const offered: string[] = [];
+  const wrote = (id: string, who: string) => writers.set(id, [...(writers.get(id) ?? []), who]);
+  const add = (rec: ExchangeRecord, session: string) => {
+    const s = sessions.get(session)!;
+    records.set(rec.id, { ...rec, session, seq: s.nextSeq++ });
+  };
+  const store = {
+    async currentSession() { return sessions.get('capture')!; },
+    async createSession(name: string) {
+      const s = { id: `s-${sessions.size}`, name, createdAt: Date.now(), nextSeq: 0 };
+      sessions.set(s.id, s);
+      return s;
+    },
+    async mergeExchanges(session: string, recs: readonly ExchangeRecord[]) {
+      for (const r of recs) {
+        offered.push(r.id);
+        const old = records.get(r.id);
+        if (old && !supersedes(r, old)) continue;
+        wrote(r.id, 'worker');
+        if (old) records.set(r.id, { ...r, seq: old.seq, session: old.session });
+        else add(r, session);
+      }
+      return [];
+    },
+    async getExchange(id: string) { return records.get(id); },
+  };
+  /** What the tap does with a linked send: its record under the link. */
+  const tapWrite = (rec: ExchangeRecord, session: string) => {
+    if (records.has(rec.id)) throw new Error(`the tap's add() would fail: ${rec.id} exists`);
+    wrote(rec.id, 'tap');
+    add({ ...rec, client: 'tap' }, session);
+  };
+  return { records, sessions, writers, offered, tapWrite, store: store as unknown as CaptureStore };
+}
+
+let demo: Running;
+beforeAll(async () => {
+  demo = await serveDemo();
+});
+afterAll(async () => {
+  await demo.close();
+});
+
+function harness(mode: Mode) {
+  const db = memoryStore();
+  const node = fetchTransport({ timeoutMs: 10_000 });
+  let sends = 0;
+  const page: Transport = async ({ link, ...req }) => {
+    sends++;
+    const res = await node(req);
+    if (!link || mode === 'untapped') return res;
+    const rec = consoleRecord(req, res, { id: link.id, seq: 0, ...(link.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}) });
+    db.tapWrite(mode === 'pending' ? { ...rec, state: 'pending', response: undefined } : rec, link.session ?? 'capture');
+    return { ...res, tapped: { id: link.id, stored: mode === 'tapped' } };
+  };
+  const imported = importCapture(readFileSync('test/fixtures/sdk/sdk-v2-auto.har', 'utf8'));
+  if (!imported.ok) throw new Error(imported.error.message);
+  const recorded = new SessionModel(imported.exchanges.map((r) => ({ ...r, session: 'imported' })));
+  const models = new Map<string, Promise<SessionModel>>([['capture', Promise.resolve(new SessionModel())], ['imported', Promise.resolve(recorded)]]);
+  const api = createConsoleApi({
+    store: db.store, sessions: models, safeName: (n) => n,
+    builtOf: async (s) => (await models.get(s)!).built(() => [], 0),
+    guard: async (fn) => ({ ok: true, value: await fn() }),
+  });
+  api.consoleTransport(page);
+  return { api, db, models, sends: () => sends, recordedIds: new Set(imported.exchanges.map((r) => r.id)) };
+}
+
+/** Connects, steps through the wizard, forks the plan round, re-sends a round and runs every tamper test. */
+async function everySend(h: ReturnType<typeof harness>) {
+  const { api } = h;
+  await api.consoleCatalog(demo.url, setup);
+  let v = await api.consoleStart({ url: demo.url, method: 'tools/call', params: { name: 'setup_wizard', arguments: {} }, setup });
+  const script: Record<string, Record<string, unknown>> = { name: accept({ name: 'Acme' }), plan: accept({ plan: 'pro' }), confirm: accept({ confirm: true }) };
+  const finish = async () => {
+    while (v.status === 'paused') {
+      await api.consoleAnswer(v.pending[0], script[v.pending[0]]);
+      v = await api.consoleSend();
+    }
+  };
+  await finish();
+  expect(v.status).toBe('complete');
+  v = await api.consoleFork(2, { plan: accept({ plan: 'team' }) });
+  await finish();
+  expect(v.rounds).toHaveLength(6);
+  const draft = await api.resendDraft(v.rounds[0].recordId);
+  if ('error' in draft) throw new Error(draft.error);
+  const resent = await api.resend({ url: draft.url, from: draft.from, original: draft.text }, draft.text);
+  if ('error' in resent) throw new Error(resent.error.message);
+  const tamper = await api.tamperFromStep(1);
+  if ('error' in tamper) throw new Error(tamper.error);
+  const t = await api.tamperRunAll();
+  expect(t.report?.summary.rejected).toBeGreaterThan(0);
+  return { v, resent };
+}
+
+describe('every Console send is stored exactly once', () => {
+  for (const mode of ['tapped', 'untapped', 'pending'] as const) {
+    it(`${mode}: one record per send, under the id the views name, linked, in the capture session`, async () => {
+      const h = harness(mode);
+      const { v, resent } = await everySend(h);
+      const { records, writers } = h.db;
+      expect(records.size).toBe(h.sends());
+      const by = [...writers.values()].map((w) => w.join('+'));
+      expect(new Set(by)).toEqual(new Set([{ tapped: 'tap', untapped: 'worker', pending: 'tap+worker' }[mode]]));
+      expect(h.db.offered.length).toBe(mode === 'tapped' ? 0 : h.sends());
+      expect([...records.values()].every((r) => r.session === 'capture' && r.source === 'console')).toBe(true);
+      if (mode !== 'tapped') expect([...records.values()].every((r) => r.state !== 'pending')).toBe(true);
+      // The views name the stored records, with the right links.
+      const round = (i: number) => records.get(v.rounds[i].recordId)!;
+      expect(v.rounds.every((r) => records.has(r.recordId))).toBe(true);
+      expect(v.rounds[4].forkOf).toBe(2);
+      expect(round(4).derivedFrom).toBe(v.rounds[2].recordId);
+      expect([0, 1, 2, 3, 5].map((i) => round(i).derivedFrom)).toEqual(Array(5).fill(undefined));
+      expect(records.get(resent.recordId)).toMatchObject({ derivedFrom: v.rounds[0].recordId });
+      const tamperSends = [...records.values()].filter((r) => r.derivedFrom === v.rounds[1].recordId);
+      expect(tamperSends.length).toBeGreaterThan(4);
+      // The capture session the worker holds got them too.
+      expect((await h.models.get('capture')!).records.size).toBe(h.sends());
+    });
+  }
+
+  it("replays into a session of its own, made at the first send, each send linked to the exchange it re-enacts", async () => {
+    for (const mode of ['tapped', 'untapped'] as const) {
+      const h = harness(mode);
+      const got = await h.api.replay('imported', { target: demo.url, ignore: [...DEFAULT_IGNORE] });
+      if (!got.ok) throw new Error('replay failed');
+      expect(got.value.summary.same).toBe(11);
+      const session = got.value.session!;
+      expect(session.name).toBe(`Replay → ${demo.url}`);
+      const stored = [...h.db.records.values()];
+      expect(stored).toHaveLength(h.sends());
+      expect(stored.every((r) => r.session === session.id && r.derivedFrom !== undefined && h.recordedIds.has(r.derivedFrom))).toBe(true);
+      expect([...h.db.writers.values()].every((w) => w.join() === (mode === 'tapped' ? 'tap' : 'worker'))).toBe(true);
+    }
+  });
+
+  it('a replay that sends nothing leaves no session behind', async () => {
+    const h = harness('tapped');
+    const got = await h.api.replay('imported', { target: demo.url, ignore: [], filter: 'name:no-such-tool' });
+    if (!got.ok) throw new Error('replay failed');
+    expect(got.value.session).toBeNull();
+    expect([...h.db.sessions.keys()]).toEqual(['capture']);
+  });
+});
