@@ -1,10 +1,10 @@
 // The whole pipeline over a capture: decode → era → thread → read tokens → lint.
 // Used by the CLI in Node and by the analysis worker in the browser.
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, RpcMessage, Round, TokenReading } from './protocol.js';
-import { decodeExchange } from './decode/exchange.js';
+import { decodeExchange, releaseBodies } from './decode/exchange.js';
 import { asObject, own } from './decode/meta.js';
 import { orderForThreading, Threader } from './thread/threader.js';
-import { inspectToken, readToken, type TokenKey } from './tokens/index.js';
+import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from './tokens/index.js';
 import { runRules } from './lint/engine.js';
 import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Rule, type StateOrigin } from './lint/rule.js';
 import { ALL_RULES } from './lint/rules/index.js';
@@ -24,6 +24,23 @@ export interface AnalyzeOptions {
   final?: boolean;
   /** Rules to run; every shipped rule by default. */
   rules?: readonly Rule[];
+  /**
+   * A synchronous HMAC-SHA256 check for sdk-hmac-v1 and mac-json tokens (see
+   * tokens/verify-hmac.ts): the CLI injects node:crypto's; without one, WebCrypto's.
+   */
+  hmac?: HmacSha256Check;
+  /**
+   * The caller hands the records over: once an exchange is decoded, its body texts are
+   * dropped from the record (decode/exchange.ts `releaseBodies`, which says why). For hosts
+   * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
+   */
+  releaseBodies?: boolean;
+  /**
+   * `decodeExchange(input[i])` for every i, made by the caller: the CLI decodes each record
+   * as it is imported and drops its bodies at once, while they are young and cheap to
+   * collect. Ignored unless it has one entry per input record.
+   */
+  decoded?: readonly DecodedExchange[];
 }
 
 export interface Analysis {
@@ -39,27 +56,36 @@ export interface Analysis {
 
 /** Analyses a capture. Never throws on hostile data; bad bodies become problems/findings. */
 export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
-  const records = lastOfEachSeq(input);
-  const bySeq = new Map<number, ExchangeRecord>();
-  for (const r of records) bySeq.set(r.seq, r);
-  const decoded = records.map(decodeExchange);
-  const kept = new Map<number, DecodedExchange>();
-  records.forEach((r, i) => kept.set(r.seq, decoded[i]));
+  const given = opts.decoded !== undefined && opts.decoded.length === input.length ? opts.decoded : undefined;
+  const last = lastOfEachSeq(input);
+  const records = last === null ? input : input.filter((_, i) => last[i]);
+  const decoded: DecodedExchange[] = given === undefined ? new Array(records.length) : last === null ? given.slice() : given.filter((_, i) => last[i]);
+  // Hot path: lookups by seq run millions of times on big captures. Seqs are positions, so
+  // arrays indexed by seq are dense; any other number still works, as a sparse array's key.
+  const recordAt: ExchangeRecord[] = [];
+  const decodedAt: DecodedExchange[] = [];
+  for (let i = 0; i < records.length; i++) {
+    if (given === undefined) {
+      decoded[i] = decodeExchange(records[i]);
+      if (opts.releaseBodies === true) releaseBodies(records[i]);
+    }
+    recordAt[records[i].seq] = records[i];
+    decodedAt[records[i].seq] = decoded[i];
+  }
 
   const threader = new Threader();
-  for (const r of orderForThreading(records)) threader.add(r, kept.get(r.seq)!);
-  const states = new Map(records.map((r) => [r.seq, r.state] as const));
-  const conversations = threader.conversations(opts.final ?? true, states);
-  const decodedOf = (seq: number) => kept.get(seq);
+  for (const r of orderForThreading(records)) threader.add(r, decodedAt[r.seq]);
+  const conversations = threader.conversations(opts.final ?? true, { get: (seq) => recordAt[seq]?.state });
 
-  const keysFor = opts.keysFor ?? (() => opts.keys ?? []);
-  const tokens = await readTokens(conversations, (seq) => keysFor(bySeq.get(seq)?.request.url ?? ''));
+  const allKeys = opts.keys ?? [];
+  const keysFor = opts.keysFor ?? (() => allKeys);
+  const tokens = await readTokens(conversations, (seq) => keysFor(recordAt[seq]?.request.url ?? ''), opts.hmac);
   const options: LintOptions = {
     maxRounds: opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
     ttlBoundSeconds: opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
     keysGiven: opts.keysFor !== undefined || (opts.keys?.length ?? 0) > 0,
   };
-  const ctx = lintContext(bySeq, decodedOf, conversations, tokens, options, (t) => threader.origins(t));
+  const ctx = lintContext(recordAt, decodedAt, conversations, tokens, options, (t) => threader.origins(t));
   const findings = runRules(opts.rules ?? ALL_RULES, ctx, records.map((r) => r.seq));
   return { records, decoded, conversations, tokens, findings };
 }
@@ -68,15 +94,20 @@ export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOpt
  * Hazard: one exchange can arrive twice (a live record re-sent as it progresses, a merged
  * capture), sharing a seq with its earlier copy. Threading both would give two
  * conversations the same id and claim one request twice, so the last copy of a seq wins,
- * as a JSONL line re-written for an id does. Order is kept; no copy when there are no repeats.
+ * as a JSONL line re-written for an id does. Which records to keep, in order; null when
+ * there are no repeats (no copy then).
  */
-function lastOfEachSeq(records: readonly ExchangeRecord[]): readonly ExchangeRecord[] {
-  const last = new Map<number, number>();
-  records.forEach((r, i) => last.set(r.seq, i));
-  return last.size === records.length ? records : records.filter((r, i) => last.get(r.seq) === i);
+function lastOfEachSeq(records: readonly ExchangeRecord[]): boolean[] | null {
+  const last: number[] = [];
+  let repeats = false;
+  records.forEach((r, i) => {
+    if (last[r.seq] !== undefined) repeats = true;
+    last[r.seq] = i;
+  });
+  return repeats ? records.map((r, i) => last[r.seq] === i) : null;
 }
 
-async function readTokens(conversations: readonly Conversation[], keysOf: (seq: number) => readonly TokenKey[]): Promise<Map<string, TokenReading>> {
+async function readTokens(conversations: readonly Conversation[], keysOf: (seq: number) => readonly TokenKey[], hmac: HmacSha256Check | undefined): Promise<Map<string, TokenReading>> {
   // Each token is read once, with the keys of the exchange that issued it (else sent it).
   const where = new Map<string, number>();
   for (const c of conversations) for (const r of c.rounds) if (r.stateIssued !== null && !where.has(r.stateIssued)) where.set(r.stateIssued, r.exchange);
@@ -85,9 +116,12 @@ async function readTokens(conversations: readonly Conversation[], keysOf: (seq: 
   const pending: Promise<void>[] = [];
   for (const [t, seq] of where) {
     const keys = keysOf(seq);
-    if (keys.length === 0) out.set(t, inspectToken(t));
-    else pending.push(readToken(t, keys).then((reading) => void out.set(t, reading)));
+    // Most readings are made here and now (no keys, or HMAC with a sync check): no promise each.
+    const now = readTokenSync(t, keys, hmac);
+    if (now !== undefined) out.set(t, now);
+    else pending.push(readToken(t, keys, hmac).then((reading) => void out.set(t, reading)));
   }
+  if (pending.length === 0) return out; // already in the order tokens were first seen
   await Promise.all(pending);
   // Insertion order above depends on which readings finished first: rebuild it in the
   // order tokens were first seen, so every run gives the same map.
@@ -95,30 +129,27 @@ async function readTokens(conversations: readonly Conversation[], keysOf: (seq: 
 }
 
 function lintContext(
-  bySeq: Map<number, ExchangeRecord>,
-  decodedOf: (seq: number) => DecodedExchange | undefined,
+  recordAt: readonly (ExchangeRecord | undefined)[],
+  decodedAt: readonly (DecodedExchange | undefined)[],
   conversations: readonly Conversation[],
   tokens: Map<string, TokenReading>,
   options: LintOptions,
   origins: (token: string) => readonly StateOrigin[],
 ): LintContext {
-  const convsOf = new Map<number, Conversation[]>();
+  const convsOf: Conversation[][] = [];
   for (const c of conversations) for (const seq of c.exchanges) {
-    const list = convsOf.get(seq);
+    const list = convsOf[seq];
     if (list) list.push(c);
-    else convsOf.set(seq, [c]);
+    else convsOf[seq] = [c];
   }
-  const toolLists = collectToolLists(conversations, decodedOf);
-  // Hot path (rules call these millions of times on big captures): a dense array by seq.
-  const dense: (ExchangeRecord | undefined)[] = [];
-  for (const [seq, r] of bySeq) dense[seq] = r;
+  const toolLists = collectToolLists(conversations, (seq) => decodedAt[seq]);
   const record = (seq: number) => {
-    const r = dense[seq];
+    const r = recordAt[seq];
     if (r === undefined) throw new Error(`no exchange with seq ${seq}`);
     return r;
   };
   const decoded = (seq: number) => {
-    const d = decodedOf(seq);
+    const d = decodedAt[seq];
     if (d === undefined) throw new Error(`no exchange with seq ${seq}`);
     return d;
   };
@@ -130,7 +161,7 @@ function lintContext(
     request: (round: Round): RpcMessage => decoded(round.exchange).sent[round.message],
     answer: (round: Round) => (round.answer >= 0 ? decoded(round.exchange).received[round.answer] : undefined),
     token: (t) => tokens.get(t),
-    conversationsOf: (seq) => convsOf.get(seq) ?? [],
+    conversationsOf: (seq) => convsOf[seq] ?? [],
     issuedBy: origins,
     toolDefinition: (name, beforeSeq) => {
       for (let i = toolLists.length - 1; i >= 0; i--) {

@@ -34,11 +34,13 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Reads `[{name, value}]` header pairs; a missing list is empty, a malformed one a problem. */
-export function readHeaders(v: unknown, where: string): HeaderPair[] | FieldProblem {
+/** Reads `[{name, value}]` header pairs; a missing list is empty, a malformed one a problem.
+ *  `intern` shares equal strings between records (see `interner`). */
+export function readHeaders(v: unknown, where: string, intern: (s: string) => string = same): HeaderPair[] | FieldProblem {
   if (v === undefined) return [];
   if (!Array.isArray(v)) return { where, message: 'headers must be a list of {name, value}' };
-  const out: HeaderPair[] = [];
+  // Sized up front: a list grown by push keeps room for 17 pairs, and 100k records keep it.
+  const out: HeaderPair[] = new Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const h = v[i];
     if (!isObj(h)) return { where: `${where}[${i}]`, message: 'a header must be an object {name, value}' };
@@ -46,9 +48,28 @@ export function readHeaders(v: unknown, where: string): HeaderPair[] | FieldProb
     const value = own(h, 'value');
     if (typeof name !== 'string') return { where: `${where}[${i}].name`, message: 'a header name must be a string' };
     if (typeof value !== 'string') return { where: `${where}[${i}].value`, message: 'a header value must be a string' };
-    out.push({ name, value });
+    out[i] = { name: intern(name), value: intern(value) };
   }
   return out;
+}
+
+const same = (s: string) => s;
+
+/**
+ * A string sharer for one import: a capture repeats the same header names and values,
+ * URLs and methods in every record, and JSON.parse makes a new copy of each (V8 shares only
+ * very short values). Bounded in entries and length, so a capture of unique values costs a
+ * few thousand map entries and no more.
+ */
+export function interner(limit = 4096, maxLength = 256): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    if (s.length > maxLength) return s;
+    const hit = seen.get(s);
+    if (hit !== undefined) return hit;
+    if (seen.size < limit) seen.set(s, s);
+    return s;
+  };
 }
 
 /** True when `x` is a FieldProblem rather than data. */

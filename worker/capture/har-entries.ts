@@ -17,7 +17,7 @@ const QUOTE = 34, BACKSLASH = 92, OPEN_OBJ = 123, CLOSE_OBJ = 125, OPEN_ARR = 91
 
 /** Index just past the string that opens at `i`, or -1 when it never closes. Uses
  *  indexOf (fast) and counts the backslashes before each quote to skip escaped ones. */
-function skipString(text: string, i: number): number {
+export function skipString(text: string, i: number): number {
   let from = i + 1;
   for (;;) {
     const q = text.indexOf('"', from);
@@ -29,7 +29,8 @@ function skipString(text: string, i: number): number {
   }
 }
 
-function nextNonSpace(text: string, i: number): number {
+/** The first index at or after `i` that is not JSON whitespace (or the text's length). */
+export function nextNonSpace(text: string, i: number): number {
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return i;
@@ -117,7 +118,8 @@ export function splitHarEntries(text: string): HarSplit | null {
   return { spans, envelope };
 }
 
-function trimEnd(text: string, end: number): number {
+/** `end` moved back over JSON whitespace. */
+export function trimEnd(text: string, end: number): number {
   while (end > 0) {
     const c = text.charCodeAt(end - 1);
     if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;

@@ -23,6 +23,8 @@ export interface EntryOptions {
   /** When given, every id becomes `${idPrefix}-${index}`, even ones our exporter wrote. */
   idPrefix?: string;
   session?: string;
+  /** Shares equal strings between records (fields.ts `interner`); importCapture passes one. */
+  intern?: (s: string) => string;
 }
 
 const isEventStream = (mime: string | undefined) => !!mime && mime.trim().toLowerCase().startsWith('text/event-stream');
@@ -84,11 +86,12 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
   if (!isObj(entry)) return skip(where, 'an entry must be an object');
   const req = own(entry, 'request');
   if (!isObj(req)) return skip(`${where}.request`, 'the entry has no request object');
+  const intern = opts.intern ?? ((s: string) => s);
   const url = str(req, 'url');
   if (url === undefined) return skip(`${where}.request.url`, 'request.url is missing or not a string');
   const method = str(req, 'method');
   if (method === undefined) return skip(`${where}.request.method`, 'request.method is missing or not a string');
-  const reqHeaders = readHeaders(own(req, 'headers'), `${where}.request.headers`);
+  const reqHeaders = readHeaders(own(req, 'headers'), `${where}.request.headers`, intern);
   if (isProblem(reqHeaders)) return skip(reqHeaders.where, reqHeaders.message);
   const m = own(entry, '_mrtr');
   const mrtr = isObj(m) ? m : undefined;
@@ -99,7 +102,7 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
   if (startedAt === undefined) return skip(`${where}.startedDateTime`, 'startedDateTime is missing or not an ISO 8601 date-time');
   const notes: EntryNote[] = [];
 
-  const request: ExchangeRecord['request'] = { method, url, headers: reqHeaders };
+  const request: ExchangeRecord['request'] = { method: intern(method), url: intern(url), headers: reqHeaders };
   const pd = own(req, 'postData');
   if (pd !== undefined && pd !== null) {
     if (!isObj(pd)) return skip(`${where}.request.postData`, 'postData must be an object');
@@ -121,7 +124,7 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
     const s = own(res, 'status');
     if (typeof s !== 'number' || !Number.isFinite(s)) return skip(`${where}.response.status`, 'response.status must be a number');
     status = s;
-    const headers = readHeaders(own(res, 'headers'), `${where}.response.headers`);
+    const headers = readHeaders(own(res, 'headers'), `${where}.response.headers`, intern);
     if (isProblem(headers)) return skip(headers.where, headers.message);
     const c = own(res, 'content');
     if (c !== undefined && c !== null && !isObj(c)) return skip(`${where}.response.content`, 'content must be an object');
@@ -133,7 +136,7 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
     if (keep) {
       response = { status, headers, receivedAt };
       const statusText = str(res, 'statusText');
-      if (statusText !== undefined && !(mrtr && own(mrtr, 'noStatusText') === true)) response.statusText = statusText;
+      if (statusText !== undefined && !(mrtr && own(mrtr, 'noStatusText') === true)) response.statusText = intern(statusText);
       const cw = `${where}.response.content`;
       let text = typeof t === 'string' ? t : undefined;
       const encoding = content && str(content, 'encoding');
@@ -190,7 +193,7 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
   const conn = own(entry, 'connection');
   const harClient = typeof conn === 'string' && conn ? conn : typeof conn === 'number' ? String(conn) : undefined;
   const client = (mrtr && str(mrtr, 'client')) ?? (full ? undefined : harClient);
-  if (client !== undefined) rec.client = client;
+  if (client !== undefined) rec.client = intern(client);
   if (response) rec.response = response;
   if (endedAt !== undefined) rec.endedAt = endedAt;
   if (error !== undefined) rec.error = error;

@@ -2,9 +2,10 @@
 // and returns either the exchanges or a typed error saying what is wrong, where, and what
 // to do. Entry-level damage is fatal unless the caller passes allowPartial.
 import type { ExchangeRecord } from '../protocol.js';
-import { isObj, own } from './fields.js';
+import { interner, isObj, own } from './fields.js';
 import { readHarEntry, type EntryNote } from './har-import.js';
 import { splitHarEntries, type HarSplit } from './har-entries.js';
+import { HarEntryStream } from './har-stream.js';
 import { scanJson, type JsonScan } from './json-scan.js';
 import { isJsonlHeader, readJsonl } from './jsonl.js';
 import type { CaptureFormat, ImportOptions, ImportOutcome, SkippedEntry } from './types.js';
@@ -60,8 +61,8 @@ function finish(
   return { ok: true, format, exchanges, skipped, notes };
 }
 
-interface Acc { exchanges: ExchangeRecord[]; skipped: SkippedEntry[]; notes: EntryNote[]; idMap: Map<string, string> }
-const newAcc = (): Acc => ({ exchanges: [], skipped: [], notes: [], idMap: new Map() });
+interface Acc { exchanges: ExchangeRecord[]; skipped: SkippedEntry[]; notes: EntryNote[]; idMap: Map<string, string>; intern: (s: string) => string }
+const newAcc = (): Acc => ({ exchanges: [], skipped: [], notes: [], idMap: new Map(), intern: interner() });
 
 /** Re-ids derivedFrom links when HAR ids were rewritten with idPrefix. */
 function remapDerived(records: ExchangeRecord[], idMap: Map<string, string>): void {
@@ -73,8 +74,9 @@ function remapDerived(records: ExchangeRecord[], idMap: Map<string, string>): vo
 }
 
 function readEntries(entries: readonly unknown[], offset: number, opts: ImportOptions, acc: Acc): void {
+  const entryOpts = { idPrefix: opts.idPrefix, session: opts.session, intern: acc.intern };
   for (let i = 0; i < entries.length; i++) {
-    const got = readHarEntry(entries[i], offset + i, opts);
+    const got = readHarEntry(entries[i], offset + i, entryOpts);
     if ('skipped' in got) { acc.skipped.push(got.skipped); continue; }
     acc.exchanges.push(got.record);
     acc.notes.push(...got.notes);
@@ -112,6 +114,34 @@ function importHarSpans(text: string, split: HarSplit, opts: ImportOptions): Imp
   }
   remapDerived(acc.exchanges, acc.idMap);
   return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), split.spans.length, opts);
+}
+
+/**
+ * importCapture for a HAR read in pieces (the CLI reads files this way; see har-stream.ts):
+ * the outcome importCapture gives for the whole text, without ever holding it whole. The
+ * pieces must come from one streaming decode of the file. Null when the fast path declines
+ * (not a plain HAR, an entry that is not JSON, …): the caller then reads the whole text
+ * and calls importCapture, which gives the precise errors. `onRecord` sees each record as
+ * soon as it is read (its index in `exchanges`), so a host can work on it while its
+ * strings are young; after a decline, its calls are void.
+ */
+export function importHarChunks(chunks: Iterable<string>, opts: ImportOptions = {}, onRecord?: (record: ExchangeRecord, index: number) => void): ImportOutcome | null {
+  const acc = newAcc();
+  const one: unknown[] = [undefined];
+  const stream = new HarEntryStream((value, i) => {
+    one[0] = value;
+    const before = acc.exchanges.length;
+    readEntries(one, i, opts, acc);
+    if (onRecord && acc.exchanges.length > before) onRecord(acc.exchanges[before], before);
+    return true;
+  });
+  for (const chunk of chunks) if (!stream.push(chunk)) return null;
+  const end = stream.end();
+  if (end === null) return null;
+  const log = isObj(end.envelope) ? own(end.envelope, 'log') : undefined;
+  if (!isObj(log) || !Array.isArray(own(log, 'entries'))) return null;
+  remapDerived(acc.exchanges, acc.idMap);
+  return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), end.entries, opts);
 }
 
 /** HAR that JSON.parse refused but whose `log.entries` the scanner found: salvage complete entries. */

@@ -1,6 +1,6 @@
 // Public API of capture import and export (HAR 1.2 and our JSONL). Plain TypeScript with no
 // DOM and no Node APIs, so the analysis worker and the CLI share it.
-export { importCapture } from './import.js';
+export { importCapture, importHarChunks } from './import.js';
 export { exportHar, harEntry, HAR_CREATOR, type CookieSource } from './har-export.js';
 export { readHarEntry, type EntryNote, type EntryRead, type EntryOptions } from './har-import.js';
 export { exportJsonl, jsonlLine, readJsonl, JSONL_KIND, JSONL_VERSION, type JsonlHeader } from './jsonl.js';

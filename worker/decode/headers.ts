@@ -1,10 +1,11 @@
 // Header lookups and the 2026 header value encoding (`=?base64?…?=`, shttp:467-520).
 import type { HeaderPair } from '../protocol.js';
 
-/** First value of a header, case-insensitively; undefined when absent. */
+/** First value of a header, case-insensitively; undefined when absent. Hot path (rules ask
+ *  for headers of every exchange): lengths first, so most names are never lower-cased. */
 export function header(headers: readonly HeaderPair[], name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const h of headers) if (h.name.toLowerCase() === lower) return h.value;
+  for (const h of headers) if (h.name.length === lower.length && (h.name === lower || h.name.toLowerCase() === lower)) return h.value;
   return undefined;
 }
 

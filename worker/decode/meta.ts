@@ -22,18 +22,37 @@ export interface RequestMeta {
   present: boolean;
 }
 
-/** The `_meta` envelope of a request's params. */
-export function requestMeta(params: Record<string, unknown> | undefined): RequestMeta {
-  const meta = asObject(own(params, '_meta'));
-  if (!meta) return { present: false };
-  const pv = own(meta, META_PROTOCOL_VERSION);
-  return {
-    present: true,
-    protocolVersion: typeof pv === 'string' ? pv : undefined,
-    clientInfo: asObject(own(meta, META_CLIENT_INFO)),
-    clientCapabilities: asObject(own(meta, META_CLIENT_CAPABILITIES)),
-  };
+/**
+ * The `_meta` envelope of a request's params. Hot path: era detection, threading and several
+ * rules ask in turn about the same request, so the last answer is remembered (by params
+ * and `_meta` object). Hazard: the result is shared; read it, never change it; and a
+ * `_meta` changed in place right after being read would read as before.
+ */
+export function requestMeta(params: Record<string, unknown> | undefined): Readonly<RequestMeta> {
+  const raw = own(params, '_meta');
+  if (params === lastParams && raw === lastRaw && lastMeta !== undefined) return lastMeta;
+  const meta = asObject(raw);
+  let out: RequestMeta;
+  if (!meta) out = NO_META;
+  else {
+    const pv = own(meta, META_PROTOCOL_VERSION);
+    out = {
+      present: true,
+      protocolVersion: typeof pv === 'string' ? pv : undefined,
+      clientInfo: asObject(own(meta, META_CLIENT_INFO)),
+      clientCapabilities: asObject(own(meta, META_CLIENT_CAPABILITIES)),
+    };
+  }
+  lastParams = params;
+  lastRaw = raw;
+  lastMeta = out;
+  return out;
 }
+
+const NO_META: RequestMeta = Object.freeze({ present: false });
+let lastParams: Record<string, unknown> | undefined;
+let lastRaw: unknown;
+let lastMeta: RequestMeta | undefined;
 
 /** `params.name` (tools/call, prompts/get) or `params.uri` (resources/read), else null. */
 export function targetName(method: string | undefined, params: Record<string, unknown> | undefined): string | null {

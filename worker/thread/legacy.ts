@@ -18,13 +18,13 @@ interface OrphanServerRequest { record: ExchangeRecord; message: RpcMessage; ses
 /** Links legacy server-initiated requests and their answers to conversations. */
 export class LegacyLinker {
   private readonly pending = new Map<string, Pending>();
-  private readonly sessionOf = new Map<string, string>();
+  private readonly sessionOf = new Map<Conversation, string>();
   private orphanAnswers: OrphanAnswer[] = [];
   private orphanRequests: OrphanServerRequest[] = [];
 
   /** Remembers which session a conversation belongs to. */
   track(conv: Conversation, session: string): void {
-    if (!this.sessionOf.has(conv.id)) this.sessionOf.set(conv.id, session);
+    if (!this.sessionOf.has(conv)) this.sessionOf.set(conv, session);
   }
 
   /** Registers the server requests found on a round's own stream. */
@@ -66,7 +66,7 @@ export class LegacyLinker {
   private placeServerRequest(record: ExchangeRecord, m: RpcMessage, session: string, convs: readonly Conversation[]): boolean {
     const inFlight: { c: Conversation; r: number }[] = [];
     for (const c of convs) {
-      if (c.era !== 'legacy' || (this.sessionOf.get(c.id) ?? '') !== session) continue;
+      if (c.era !== 'legacy' || (this.sessionOf.get(c) ?? '') !== session) continue;
       c.rounds.forEach((r, i) => {
         if (r.sentAt <= m.t && (r.answeredAt === null || r.answeredAt >= m.t) && r.requestId !== null) inFlight.push({ c, r: i });
       });

@@ -6,7 +6,12 @@ import { asObject, own } from '../decode/meta.js';
 /** The answer to `request` among the exchange's received messages: index, or -1. */
 export function findAnswer(decoded: DecodedExchange, request: RpcMessage): number {
   if (request.kind !== 'request') return -1;
-  return decoded.received.findIndex((m) => (m.kind === 'result' || m.kind === 'error') && sameId(m.id, request.id));
+  const received = decoded.received;
+  for (let i = 0; i < received.length; i++) {
+    const m = received[i];
+    if ((m.kind === 'result' || m.kind === 'error') && sameId(m.id, request.id)) return i;
+  }
+  return -1;
 }
 
 function outcomeOf(record: ExchangeRecord, request: RpcMessage, answer: RpcMessage | undefined): RoundOutcome {
@@ -41,11 +46,11 @@ export function inputRequestKinds(v: unknown): Record<string, string> | null {
 }
 
 /** Server-initiated requests that arrived on the exchange's own stream (legacy pattern). */
-function streamInteractions(decoded: DecodedExchange): LegacyInteraction[] {
-  const out: LegacyInteraction[] = [];
+function streamInteractions(decoded: DecodedExchange): LegacyInteraction[] | undefined {
+  let out: LegacyInteraction[] | undefined;
   for (const m of decoded.received) {
     if (m.kind === 'request' && m.method !== undefined && m.id !== undefined)
-      out.push({ exchange: decoded.seq, stream: m.stream, id: m.id, method: m.method, t: m.t });
+      (out ??= []).push({ exchange: decoded.seq, stream: m.stream, id: m.id, method: m.method, t: m.t });
   }
   return out;
 }
@@ -59,9 +64,9 @@ export function buildRound(record: ExchangeRecord, decoded: DecodedExchange, mes
   const stateSent = own(params, 'requestState');
   const stateIssued = answer?.result ? own(answer.result, 'requestState') : undefined;
   const outcome = outcomeOf(record, request, answer);
-  const legacy = decoded.sent.length === 1 ? streamInteractions(decoded) : [];
+  const legacy = decoded.sent.length === 1 ? streamInteractions(decoded) : undefined;
   const answeredAt = answer ? answer.t : outcome === 'no-response' ? null : (record.endedAt ?? record.response?.receivedAt ?? null);
-  return {
+  const round: Round = {
     exchange: record.seq,
     message,
     requestId: request.id ?? null,
@@ -75,8 +80,10 @@ export function buildRound(record: ExchangeRecord, decoded: DecodedExchange, mes
     stateIssued: typeof stateIssued === 'string' ? stateIssued : null,
     sentAt: request.t,
     answeredAt,
-    ...(legacy.length > 0 ? { legacy } : {}),
   };
+  // Last, as before: most rounds have none, and a spread would copy every round.
+  if (legacy !== undefined) round.legacy = legacy;
+  return round;
 }
 
 /** Arguments of a request in a canonical form (sorted keys) for equality checks. */

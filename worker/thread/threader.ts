@@ -17,21 +17,56 @@ import { LegacyLinker } from './legacy.js';
 interface ChainInfo {
   /** method + name: chains that a retry could continue are looked up by this. */
   key: string;
-  /** The first round's arguments, canonical; computed only when a retry needs it. */
-  args: () => string;
-  clientInfo: ClientInfo;
+  /** The first round's arguments and clientInfo, for comparing retries with. */
+  shape: CallShape;
 }
 
-/** clientInfo as sent (JSON text) and, computed on first need, in canonical form. */
-interface ClientInfo {
-  raw: string | null;
-  canonical: () => string | null;
+/**
+ * What a retry is compared on: canonical arguments, and clientInfo as sent (JSON text)
+ * and in canonical form. Hot path: each is computed on first need, because most requests
+ * join by token and are never compared (a class, not closures: one object a request).
+ */
+class CallShape {
+  private argsText: string | undefined;
+  private ci: Record<string, unknown> | null | undefined;
+  private ciRaw: string | null | undefined;
+  private ciCanonical: string | null | undefined;
+  constructor(private readonly method: string, private readonly params: Record<string, unknown> | undefined) {}
+
+  args(): string {
+    return (this.argsText ??= canonicalArgs(this.method, this.params));
+  }
+
+  private clientInfo(): Record<string, unknown> | null {
+    if (this.ci === undefined) this.ci = requestMeta(this.params).clientInfo ?? null;
+    return this.ci;
+  }
+
+  /** clientInfo as sent (JSON text), or null when the request did not say. */
+  clientRaw(): string | null {
+    if (this.ciRaw === undefined) {
+      const ci = this.clientInfo();
+      this.ciRaw = ci ? JSON.stringify(ci) : null;
+    }
+    return this.ciRaw;
+  }
+
+  clientCanonical(): string | null {
+    if (this.ciCanonical === undefined) {
+      const ci = this.clientInfo();
+      this.ciCanonical = ci ? canonicalJson(ci) : null;
+    }
+    return this.ciCanonical;
+  }
 }
 
 interface StateOrigin {
   conversation: Conversation;
   round: number;
 }
+
+/** Each exchange's state by seq: a Map, or anything with its `get`. */
+export interface StatesBySeq { get(seq: number): ExchangeRecord['state'] | undefined }
 
 /** Sorts records by request send time, then by position in the capture. */
 export function orderForThreading(records: readonly ExchangeRecord[]): ExchangeRecord[] {
@@ -61,7 +96,7 @@ function keyScore(retryKeys: readonly string[] | null, asked: Record<string, str
 /** Incremental threader: `add` each exchange in send order, read `conversations()` any time. */
 export class Threader {
   private readonly convs: Conversation[] = [];
-  private readonly info = new Map<string, ChainInfo>();
+  private readonly info = new Map<Conversation, ChainInfo>();
   private readonly issued = new Map<string, StateOrigin[]>();
   private readonly open = new Map<string, Set<Conversation>>();
   private readonly legacy = new LegacyLinker();
@@ -78,10 +113,11 @@ export class Threader {
 
   /** Every conversation so far, with statuses. `final`: the capture has ended, so chains
    *  left waiting for a retry are `abandoned` rather than `in-progress`. */
-  conversations(final: boolean, states?: ReadonlyMap<number, ExchangeRecord['state']>): Conversation[] {
+  conversations(final: boolean, states?: StatesBySeq): Conversation[] {
     this.legacy.settle(this.convs);
     for (const c of this.convs) {
-      c.exchanges = [...new Set(c.exchanges)].sort((a, b) => a - b);
+      c.exchanges = ascendingUnique(c.exchanges);
+      if (c.rounds.length > 1) c.rounds = c.rounds.slice(); // to size, as exchanges
       c.status = statusOf(c, final, states);
     }
     return this.convs;
@@ -93,9 +129,9 @@ export class Threader {
   }
 
   /** Same arguments and a compatible client as the chain's first round. */
-  private sameCall(c: Conversation, args: () => string, clientInfo: ClientInfo): boolean {
-    const info = this.info.get(c.id);
-    return info !== undefined && info.args() === args() && compatible(info.clientInfo, clientInfo);
+  private sameCall(c: Conversation, shape: CallShape): boolean {
+    const info = this.info.get(c);
+    return info !== undefined && info.shape.args() === shape.args() && compatible(info.shape, shape);
   }
 
   private addRequest(record: ExchangeRecord, decoded: DecodedExchange, index: number, session: string): void {
@@ -103,12 +139,8 @@ export class Threader {
     const round = buildRound(record, decoded, index);
     const method = m.method ?? '?';
     const name = targetName(method, m.params);
-    // Hot path: arguments and clientInfo are put in canonical form lazily, only when a
-    // retry has candidates to compare with (most requests have none).
-    const args = lazy(() => canonicalArgs(method, m.params));
+    const shape = new CallShape(method, m.params);
     const key = `${method}\u0000${name ?? ''}`;
-    const ci = requestMeta(m.params).clientInfo;
-    const clientInfo: ClientInfo = ci ? { raw: JSON.stringify(ci), canonical: lazy(() => canonicalJson(ci)) } : { raw: null, canonical: () => null };
 
     const isRetry = MRTR_METHODS.has(method) && m.kind === 'request' && (round.stateSent !== null || round.inputResponses !== null);
     let joined: Conversation | null = null;
@@ -119,9 +151,9 @@ export class Threader {
     if (isRetry && round.stateSent !== null) {
       const origins = this.issued.get(round.stateSent) ?? [];
       const live = origins.filter((o) => o.conversation.method === method && o.conversation.name === name && !endedBefore(o.conversation, round.sentAt));
-      const byConv = [...new Map(live.map((o) => [o.conversation.id, o])).values()];
+      const byConv = live.length <= 1 ? live : [...new Map(live.map((o) => [o.conversation.id, o])).values()];
       let pick = byConv;
-      if (pick.length > 1) pick = pick.filter((o) => this.sameCall(o.conversation, args, clientInfo));
+      if (pick.length > 1) pick = pick.filter((o) => this.sameCall(o.conversation, shape));
       if (pick.length === 1) {
         joined = pick[0].conversation;
         round.link = 'state';
@@ -143,7 +175,7 @@ export class Threader {
       for (const c of this.open.get(key) ?? []) {
         const last = lastRound(c);
         if (last.answeredAt === null || last.answeredAt > round.sentAt) continue;
-        if (!this.sameCall(c, args, clientInfo)) continue;
+        if (!this.sameCall(c, shape)) continue;
         const s = keyScore(round.inputResponses, last.inputRequests);
         if (s > 0) scored.push({ c, s });
       }
@@ -165,7 +197,7 @@ export class Threader {
     let conv: Conversation;
     if (joined) {
       conv = joined;
-      this.open.get(this.info.get(conv.id)!.key)?.delete(conv);
+      this.open.get(this.info.get(conv)!.key)?.delete(conv);
       conv.rounds.push(round);
       conv.exchanges.push(record.seq);
     } else {
@@ -176,11 +208,12 @@ export class Threader {
       }
       conv = {
         id: index === 0 ? `c${record.seq}` : `c${record.seq}.${index}`,
-        method, name, era: decoded.era, client: clientInfo.raw, exchanges: [record.seq],
-        status: 'in-progress', rounds: [round], ...(replayOf !== undefined ? { replayOf } : {}),
+        method, name, era: decoded.era, client: shape.clientRaw(), exchanges: [record.seq],
+        status: 'in-progress', rounds: [round],
       };
+      if (replayOf !== undefined) conv.replayOf = replayOf; // last, as a spread would put it
       this.convs.push(conv);
-      this.info.set(conv.id, { key, args, clientInfo });
+      this.info.set(conv, { key, shape });
       this.legacy.track(conv, session);
     }
     const ri = conv.rounds.length - 1;
@@ -190,7 +223,7 @@ export class Threader {
       else this.issued.set(round.stateIssued, [{ conversation: conv, round: ri }]);
     }
     if (round.outcome === 'input_required') {
-      const k = this.info.get(conv.id)!.key;
+      const k = this.info.get(conv)!.key;
       let set = this.open.get(k);
       if (!set) this.open.set(k, (set = new Set()));
       set.add(conv);
@@ -201,24 +234,21 @@ export class Threader {
 
 /** clientInfo values agree, or one side did not say. JSON text first (the same client
  *  re-sends the same object), canonical form only when the texts differ. */
-function compatible(a: ClientInfo, b: ClientInfo): boolean {
-  if (a.raw === null || b.raw === null || a.raw === b.raw) return true;
-  return a.canonical() === b.canonical();
+function compatible(a: CallShape, b: CallShape): boolean {
+  const ra = a.clientRaw();
+  const rb = b.clientRaw();
+  if (ra === null || rb === null || ra === rb) return true;
+  return a.clientCanonical() === b.clientCanonical();
 }
 
-function lazy<T>(f: () => T): () => T {
-  let done = false;
-  let v: T;
-  return () => {
-    if (!done) {
-      v = f();
-      done = true;
-    }
-    return v;
-  };
+/** The seqs sorted, without repeats, in an array of their exact size (a list grown by push
+ *  keeps room for 17; 100k conversations keep theirs). Mostly they are in order already. */
+function ascendingUnique(seqs: readonly number[]): number[] {
+  for (let i = 1; i < seqs.length; i++) if (!(seqs[i - 1] < seqs[i])) return [...new Set(seqs)].sort((a, b) => a - b);
+  return seqs.slice();
 }
 
-function statusOf(c: Conversation, final: boolean, states?: ReadonlyMap<number, ExchangeRecord['state']>): ConversationStatus {
+function statusOf(c: Conversation, final: boolean, states?: StatesBySeq): ConversationStatus {
   const last = lastRound(c);
   switch (last.outcome) {
     case 'complete': return 'complete';

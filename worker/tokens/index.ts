@@ -7,8 +7,10 @@ export type { TokenFormat, TokenReading } from '../protocol.js';
 export { parseKey, type ParsedKey, type TokenKey } from './keys.js';
 // Sync decode for hot paths (verified is always null).
 export { inspectToken } from './inspect-token.js';
-// Decode + verify (and JWE decrypt) with every configured key.
-export { readToken } from './read-token.js';
+// Decode + verify (and JWE decrypt) with every configured key; the sync form for hot paths.
+export { readToken, readTokenSync } from './read-token.js';
+// A host's synchronous HMAC-SHA256 check (the CLI's node:crypto), injected into the above.
+export type { HmacSha256Check } from './verify-hmac.js';
 // The SDK codec's bind tag, to match a token's `b` against a candidate binding value.
 export { sdkBindTag } from './verify-hmac.js';
 // The 7 format names in detection order.

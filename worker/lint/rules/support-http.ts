@@ -15,15 +15,20 @@ export interface HeaderProblem {
   what: string;
 }
 
-// Four rules ask for the same exchange's header problems; compute them once. Keyed by the
-// decoded exchange object, so a new analysis (new objects) never sees stale answers.
-const memo = new WeakMap<DecodedExchange, HeaderProblem[]>();
+// Four rules ask in turn for the same exchange's header problems; compute them once. The
+// engine checks one exchange with every rule before the next (engine.ts), so the last one
+// is all there is to remember (a memo per exchange would keep 100k lists alive). Keyed by
+// the decoded exchange object, so a new analysis (new objects) never sees stale answers.
+let memoOf: DecodedExchange | null = null;
+let memo: HeaderProblem[] = [];
 
 /** Problems with the three required headers on a modern POST, per body message. */
 export function headerProblems(d: DecodedExchange, record: ExchangeRecord): HeaderProblem[] {
-  let out = memo.get(d);
-  if (out === undefined) memo.set(d, (out = computeHeaderProblems(d, record)));
-  return out;
+  if (memoOf !== d) {
+    memo = computeHeaderProblems(d, record);
+    memoOf = d;
+  }
+  return memo;
 }
 
 function computeHeaderProblems(d: DecodedExchange, record: ExchangeRecord): HeaderProblem[] {
@@ -55,6 +60,8 @@ function computeHeaderProblems(d: DecodedExchange, record: ExchangeRecord): Head
 /** Why a header value does not match the body value, after sentinel decoding; null if it does. */
 function compare(raw: string | undefined, expected: string): string | null {
   if (raw === undefined) return 'is missing';
+  // Hot path: the header says exactly what the body says, and is no sentinel to decode.
+  if (raw === expected && raw.charCodeAt(0) !== 61 && raw.trim() === raw) return null;
   const decoded = decodeHeaderValue(raw.trim());
   if (!decoded.ok) return `cannot be decoded (${decoded.problem})`;
   if (decoded.value === expected) return null;

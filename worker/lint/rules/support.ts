@@ -11,9 +11,24 @@ export function isModernPost(d: DecodedExchange, method: string): boolean {
   return d.era === MODERN && method.toUpperCase() === 'POST';
 }
 
+// Hot paths: each helper below runs for several rules on every exchange of a capture, and
+// what rules allocate there is most of a big lint's garbage. So a filter that keeps every
+// message returns the list itself, one that keeps none a shared empty list. Hazard: the
+// results are read-only views; never mutate them.
+export const NONE: readonly never[] = Object.freeze([]);
+
+function subset(list: readonly RpcMessage[], keep: (m: RpcMessage) => boolean): readonly RpcMessage[] {
+  let n = 0;
+  for (const m of list) if (keep(m)) n++;
+  return n === list.length ? list : n === 0 ? NONE : list.filter(keep);
+}
+
+const isRequest = (m: RpcMessage) => m.kind === 'request';
+const isInputRequired = (m: RpcMessage) => m.kind === 'result' && own(m.result, 'resultType') === 'input_required';
+
 /** The JSON-RPC requests (not notifications, not responses) a POST body carried. */
-export function requestsOf(d: DecodedExchange): RpcMessage[] {
-  return d.sent.filter((m) => m.kind === 'request');
+export function requestsOf(d: DecodedExchange): readonly RpcMessage[] {
+  return subset(d.sent, isRequest);
 }
 
 /** JSON-RPC ids are equal only with the same type and value ("1" is not 1). */
@@ -23,25 +38,29 @@ export function sameRpcId(a: JsonRpcId | undefined, b: JsonRpcId | undefined): b
 
 /** The request a received result/error answers: same id, else the only request sent. */
 export function requestFor(d: DecodedExchange, answer: RpcMessage): RpcMessage | undefined {
-  const reqs = requestsOf(d);
-  return reqs.find((r) => sameRpcId(r.id, answer.id)) ?? (reqs.length === 1 ? reqs[0] : undefined);
+  let only: RpcMessage | undefined;
+  let count = 0;
+  for (const m of d.sent) {
+    if (m.kind !== 'request') continue;
+    if (sameRpcId(m.id, answer.id)) return m;
+    only = m;
+    count++;
+  }
+  return count === 1 ? only : undefined;
 }
 
-/** Received results whose `resultType` is `input_required`. */
-export function inputRequiredResults(d: DecodedExchange): RpcMessage[] {
-  return d.received.filter((m) => m.kind === 'result' && own(m.result, 'resultType') === 'input_required');
+/** Received results whose `resultType` is `input_required`. Seven rules ask in turn about
+ *  the same exchange: the last answer is remembered. */
+export function inputRequiredResults(d: DecodedExchange): readonly RpcMessage[] {
+  if (inputRequiredOf !== d) {
+    inputRequired = subset(d.received, isInputRequired);
+    inputRequiredOf = d;
+  }
+  return inputRequired;
 }
 
-/** `[key, value]` pairs of an object-valued field, own keys only; [] when not an object. */
-export function entriesOf(v: unknown): [string, unknown][] {
-  const o = asObject(v);
-  return o ? Object.keys(o).map((k) => [k, o[k]] as [string, unknown]) : [];
-}
-
-/** The embedded `{method, params}` objects of an InputRequiredResult's `inputRequests`. */
-export function inputRequestsOf(result: Record<string, unknown> | undefined): [string, Record<string, unknown> | undefined][] {
-  return entriesOf(own(result, 'inputRequests')).map(([k, v]) => [k, asObject(v)]);
-}
+let inputRequiredOf: DecodedExchange | null = null;
+let inputRequired: readonly RpcMessage[] = NONE;
 
 /** A short, quoted rendering of a value for messages (never more than ~60 chars). */
 export function show(v: unknown): string {
@@ -89,13 +108,19 @@ export interface RetryPair {
  * that follows anything but an `input_required` answer is not an MRTR retry either.
  */
 export function retryPairs(c: Conversation): RetryPair[] {
-  // Most conversation rules walk the same pairs: compute them once per conversation object.
-  let pairs = pairMemo.get(c);
-  if (pairs === undefined) pairMemo.set(c, (pairs = computeRetryPairs(c)));
+  // Most conversation rules walk the same pairs: compute them once per conversation. The
+  // engine checks one conversation with every rule before the next (engine.ts), so the
+  // last one is all there is to remember; a memo per conversation would keep every pair
+  // of a 100k-exchange capture alive for as long as its conversations.
+  if (pairsOf !== c) {
+    pairs = computeRetryPairs(c);
+    pairsOf = c;
+  }
   return pairs;
 }
 
-const pairMemo = new WeakMap<Conversation, RetryPair[]>();
+let pairsOf: Conversation | null = null;
+let pairs: RetryPair[] = [];
 
 function computeRetryPairs(c: Conversation): RetryPair[] {
   const out: RetryPair[] = [];
@@ -131,8 +156,21 @@ export function isFirstIssue(ctx: LintContext, c: Conversation, index: number, t
  * Each distinct token a conversation's answers issued, once (at the round that first
  * issued it in the capture), with its reading: what every state/* rule walks.
  */
-export function issuedTokens(c: Conversation, ctx: LintContext): { round: Round; index: number; reading: TokenReading }[] {
-  const out: { round: Round; index: number; reading: TokenReading }[] = [];
+export function issuedTokens(c: Conversation, ctx: LintContext): IssuedToken[] {
+  // Six state/* rules ask in turn about the same conversation: remember the last answer,
+  // per context (held weakly: a finished run's context, and all it reaches, can go).
+  const last = issuedMemo.get(ctx);
+  if (last !== undefined && last.of === c) return last.list;
+  const list = computeIssuedTokens(c, ctx);
+  issuedMemo.set(ctx, { of: c, list });
+  return list;
+}
+
+interface IssuedToken { round: Round; index: number; reading: TokenReading }
+const issuedMemo = new WeakMap<LintContext, { of: Conversation; list: IssuedToken[] }>();
+
+function computeIssuedTokens(c: Conversation, ctx: LintContext): IssuedToken[] {
+  const out: IssuedToken[] = [];
   c.rounds.forEach((round, index) => {
     const token = round.stateIssued;
     if (token === null || !isFirstIssue(ctx, c, index, token)) return;
@@ -151,76 +189,36 @@ export function canonical(v: unknown, depth = 0): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/**
+ * `canonical(a) === canonical(b)`, without building either string: the same depth cap
+ * (past it all values are equal), the same key sets in any order, primitives equal as
+ * JSON text. Hot path: rules compare every retry's arguments, and nearly all are equal.
+ */
+export function sameCanonical(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b || depth > 64) return true;
+  const x = typeof a === 'object' && a !== null;
+  const y = typeof b === 'object' && b !== null;
+  // A container's canonical form starts with [ or {, a primitive's never does.
+  if (!x || !y) return !x && !y && (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null');
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameCanonical(a[i], b[i], depth + 1)) return false;
+    return true;
+  }
+  const p = a as Record<string, unknown>;
+  const q = b as Record<string, unknown>;
+  const keys = Object.keys(p);
+  if (keys.length !== Object.keys(q).length) return false;
+  for (const k of keys) if (!isEnumerable.call(q, k) || !sameCanonical(p[k], q[k], depth + 1)) return false;
+  return true;
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
 /** Byte offset (UTF-8) of the first difference between two strings. */
 export function firstDiffByte(a: string, b: string): number {
   let i = 0;
   const n = Math.min(a.length, b.length);
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return new TextEncoder().encode(a.slice(0, i)).length;
-}
-
-/** What kind of InputResponse a value looks like, by its distinguishing members. */
-export type ResponseKind = 'elicit' | 'sampling' | 'roots' | 'wrapped' | 'unknown' | 'not-object';
-
-export function responseKind(v: unknown): ResponseKind {
-  const o = asObject(v);
-  if (!o) return 'not-object';
-  if (own(o, 'action') !== undefined) return 'elicit';
-  if (own(o, 'roots') !== undefined) return 'roots';
-  if (own(o, 'model') !== undefined || own(o, 'role') !== undefined) return 'sampling';
-  // The `{method, result}` envelope some clients send; the SDK drops these entries.
-  if (own(o, 'method') !== undefined && own(o, 'result') !== undefined) return 'wrapped';
-  return 'unknown';
-}
-
-export const KIND_FOR_METHOD: Readonly<Record<string, ResponseKind>> = {
-  'elicitation/create': 'elicit',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
-
-/** One inputResponses value with the embedded request it answers. */
-export interface AnsweredInput {
-  pair: RetryPair;
-  key: string;
-  /** The embedded `{method, params}` of the previous answer's `inputRequests[key]`. */
-  request: Record<string, unknown>;
-  method: string;
-  params: Record<string, unknown> | undefined;
-  value: unknown;
-}
-
-/**
- * Every `inputResponses[k]` of a trusted retry whose previous round asked for `k` with
- * `method`, skipping values that look like another kind (mrtr/response-kind-mismatch
- * reports those, so the shape rules do not pile on).
- */
-export function answeredInputs(c: Conversation, ctx: LintContext, method: string): AnsweredInput[] {
-  const out: AnsweredInput[] = [];
-  const want = KIND_FOR_METHOD[method];
-  for (const pair of retryPairs(c)) {
-    const responses = asObject(own(ctx.request(pair.round)?.params, 'inputResponses'));
-    const requests = asObject(own(ctx.answer(pair.prev)?.result, 'inputRequests'));
-    if (!responses || !requests) continue;
-    for (const key of Object.keys(responses)) {
-      const request = asObject(own(requests, key));
-      if (!request || own(request, 'method') !== method) continue;
-      const value = responses[key];
-      const kind = responseKind(value);
-      if (kind !== want && kind !== 'unknown') continue;
-      out.push({ pair, key, request, method, params: asObject(own(request, 'params')), value });
-    }
-  }
-  return out;
-}
-
-/** Every embedded input request of `method` in the exchange's input_required answers. */
-export function embeddedRequests(d: DecodedExchange, method: string): { key: string; params: Record<string, unknown> | undefined; answer: RpcMessage }[] {
-  const out: { key: string; params: Record<string, unknown> | undefined; answer: RpcMessage }[] = [];
-  for (const answer of inputRequiredResults(d)) {
-    for (const [key, req] of inputRequestsOf(answer.result)) {
-      if (req && own(req, 'method') === method) out.push({ key, params: asObject(own(req, 'params')), answer });
-    }
-  }
-  return out;
 }

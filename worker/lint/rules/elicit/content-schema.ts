@@ -1,7 +1,8 @@
 // Accepted form content should satisfy the schema the server sent.
 import type { ConversationRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { answeredInputs, entriesOf, show } from '../support.js';
+import { show } from '../support.js';
+import { answeredInputs } from '../support-input.js';
 
 /**
  * elic:450-461. Checks required fields, types, enums (enum, oneOf/anyOf consts, array
@@ -27,8 +28,8 @@ export const elicitContentSchema: ConversationRule = {
       if (Array.isArray(required)) {
         for (const f of required) if (typeof f === 'string' && own(content, f) === undefined) problems.push(`required field ${show(f)} is missing`);
       }
-      for (const [field, fieldValue] of entriesOf(content)) {
-        const why = mismatch(asObject(own(props, field)), fieldValue);
+      for (const field of content ? Object.keys(content) : []) {
+        const why = mismatch(asObject(own(props, field)), content![field]);
         if (why) problems.push(`field ${show(field)} ${why}`);
       }
       if (problems.length === 0) continue;

@@ -1,7 +1,8 @@
 // An embedded elicitation must be renderable: a message, plus a flat form schema or a URL.
 import type { ExchangeRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { embeddedRequests, entriesOf, show } from '../support.js';
+import { show } from '../support.js';
+import { embeddedRequests } from '../support-input.js';
 
 const PRIMITIVE = new Set(['string', 'number', 'integer', 'boolean']);
 
@@ -22,38 +23,43 @@ export const elicitRequestShape: ExchangeRule = {
   },
 };
 
-function problems(params: Record<string, unknown> | undefined): string[] {
+// Hot path (every embedded elicitation): no lists are made until a problem is found.
+const NONE: readonly string[] = Object.freeze([]);
+
+function problems(params: Record<string, unknown> | undefined): readonly string[] {
   if (!params) return ['has no params object; send {message, requestedSchema} (form) or {mode: "url", message, url}'];
-  const out: string[] = [];
-  if (typeof own(params, 'message') !== 'string') out.push('has no string "message"; every elicitation must tell the user what is asked');
+  let out: string[] | undefined;
+  if (typeof own(params, 'message') !== 'string') (out ??= []).push('has no string "message"; every elicitation must tell the user what is asked');
   const mode = own(params, 'mode');
   if (mode === 'url') {
     const url = own(params, 'url');
-    if (typeof url !== 'string') out.push('is URL mode but has no string "url"');
-    else if (!URL.canParse(url)) out.push(`is URL mode but url ${show(url)} is not a valid absolute URL`);
+    if (typeof url !== 'string') (out ??= []).push('is URL mode but has no string "url"');
+    else if (!URL.canParse(url)) (out ??= []).push(`is URL mode but url ${show(url)} is not a valid absolute URL`);
   } else if (mode === undefined || mode === 'form') {
-    out.push(...formProblems(own(params, 'requestedSchema')));
+    const form = formProblems(own(params, 'requestedSchema'));
+    if (form.length > 0) (out ??= []).push(...form);
   } else {
-    out.push(`has mode ${show(mode)}; expected "form" (or absent) or "url"`);
+    (out ??= []).push(`has mode ${show(mode)}; expected "form" (or absent) or "url"`);
   }
-  return out;
+  return out ?? NONE;
 }
 
-function formProblems(schema: unknown): string[] {
+function formProblems(schema: unknown): readonly string[] {
   const s = asObject(schema);
   if (!s) return ['is form mode but has no object "requestedSchema"; send {type: "object", properties: {…}}'];
-  const out: string[] = [];
-  if (own(s, 'type') !== 'object') out.push(`requestedSchema has type ${show(own(s, 'type') ?? null)}; it must be "object"`);
+  let out: string[] | undefined;
+  if (own(s, 'type') !== 'object') (out ??= []).push(`requestedSchema has type ${show(own(s, 'type') ?? null)}; it must be "object"`);
   const props = own(s, 'properties');
   if (!asObject(props)) {
-    out.push('requestedSchema has no object "properties"');
+    (out ??= []).push('requestedSchema has no object "properties"');
     return out;
   }
-  for (const [name, prop] of entriesOf(props)) {
-    const why = propertyProblem(asObject(prop));
-    if (why) out.push(`requestedSchema property ${show(name)} ${why}; form fields must be flat primitives (string, number, integer, boolean, or an enum array)`);
+  const fields = props as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    const why = propertyProblem(asObject(fields[name]));
+    if (why) (out ??= []).push(`requestedSchema property ${show(name)} ${why}; form fields must be flat primitives (string, number, integer, boolean, or an enum array)`);
   }
-  return out;
+  return out ?? NONE;
 }
 
 function propertyProblem(p: Record<string, unknown> | undefined): string | null {

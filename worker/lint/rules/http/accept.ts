@@ -3,6 +3,19 @@ import type { ExchangeRule } from '../../rule.js';
 import { header } from '../../../decode/headers.js';
 import { isModernPost, show } from '../support.js';
 
+// A capture sends the same Accept value on nearly every POST: remember the last verdict.
+let lastRaw: string | undefined;
+let lastMissing: readonly string[] = ['application/json', 'text/event-stream'];
+
+function missingTypes(raw: string | undefined): readonly string[] {
+  if (raw !== lastRaw) {
+    const types = new Set((raw ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase()));
+    lastMissing = ['application/json', 'text/event-stream'].filter((t) => !types.has(t));
+    lastRaw = raw;
+  }
+  return lastMissing;
+}
+
 /** shttp:76-77. Both types must be listed by name; a wildcard does not list them. */
 export const httpAccept: ExchangeRule = {
   id: 'http/accept',
@@ -14,8 +27,7 @@ export const httpAccept: ExchangeRule = {
   check(d, record, _ctx, report) {
     if (!isModernPost(d, record.request.method)) return;
     const raw = header(record.request.headers, 'Accept');
-    const types = new Set((raw ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase()));
-    const missing = ['application/json', 'text/event-stream'].filter((t) => !types.has(t));
+    const missing = missingTypes(raw);
     if (missing.length === 0) return;
     report({
       exchange: d.seq,

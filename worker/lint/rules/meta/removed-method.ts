@@ -18,7 +18,7 @@ export const metaRemovedMethod: ExchangeRule = {
   scope: 'exchange',
   check(d, _record, _ctx, report) {
     if (d.era !== MODERN) return;
-    for (const m of [...d.sent, ...d.received]) {
+    for (const list of [d.sent, d.received]) for (const m of list) {
       if ((m.kind !== 'request' && m.kind !== 'notification') || m.method === undefined || !REMOVED.has(m.method)) continue;
       const who = m.direction === 'client-to-server' ? 'client' : 'server';
       report({

@@ -2,6 +2,17 @@
 import type { ConversationRule } from '../../rule.js';
 import { describe, roundLabel } from '../support.js';
 
+// Readings share their expiry strings (tokens/claims.ts caches them): parse each once.
+let lastIso = '';
+let lastMs = NaN;
+function epochOf(iso: string): number {
+  if (iso !== lastIso) {
+    lastMs = Date.parse(iso);
+    lastIso = iso;
+  }
+  return lastMs;
+}
+
 /**
  * mrtr:236. Fires on any round that echoed a token (first rounds included: a token
  * presented out of its chain is still state the server accepted) when the answer was
@@ -19,7 +30,7 @@ export const expiredStateAccepted: ConversationRule = {
       if (round.stateSent === null) return;
       const answer = ctx.answer(round);
       if (!answer || answer.kind === 'error') return;
-      const exp = Date.parse(ctx.token(round.stateSent)?.expiresAt ?? '');
+      const exp = epochOf(ctx.token(round.stateSent)?.expiresAt ?? '');
       if (!Number.isFinite(exp) || round.sentAt < exp) return;
       const late = Math.round((round.sentAt - exp) / 1000);
       report({

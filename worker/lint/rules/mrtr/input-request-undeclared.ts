@@ -1,7 +1,7 @@
 // The server may only ask for input the request itself declared it can give.
 import type { ExchangeRule } from '../../rule.js';
 import { asObject, own, requestMeta } from '../../../decode/meta.js';
-import { describe, inputRequestsOf, inputRequiredResults, MODERN, requestFor, show } from '../support.js';
+import { describe, inputRequiredResults, MODERN, requestFor, show } from '../support.js';
 
 /**
  * mrtr:246, elic:67-81, samp:52. Capabilities are read from the `_meta` of the request
@@ -21,7 +21,10 @@ export const inputRequestUndeclared: ExchangeRule = {
       const req = requestFor(d, answer);
       if (!req) continue;
       const caps = requestMeta(req.params).clientCapabilities;
-      for (const [key, embedded] of inputRequestsOf(answer.result)) {
+      const requests = asObject(own(answer.result, 'inputRequests'));
+      if (!requests) continue;
+      for (const key of Object.keys(requests)) {
+        const embedded = asObject(requests[key]);
         const missing = missingCapability(own(embedded, 'method'), asObject(own(embedded, 'params')), caps);
         if (!missing) continue;
         report({

@@ -1,7 +1,8 @@
 // inputResponses[k] must be the result type of the request inputRequests[k] made.
 import type { ConversationRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { KIND_FOR_METHOD, responseKind, retryPairs, roundLabel, show } from '../support.js';
+import { retryPairs, roundLabel, show } from '../support.js';
+import { KIND_FOR_METHOD, responseKind } from '../support-input.js';
 
 const EXPECTED: Readonly<Record<string, string>> = {
   elicit: 'an ElicitResult {action, content?}',

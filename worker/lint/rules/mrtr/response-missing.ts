@@ -1,6 +1,7 @@
 // A retry answers every key the previous round asked for.
 import type { ConversationRule } from '../../rule.js';
 import { retryPairs, roundLabel, show } from '../support.js';
+import { missingResponses } from '../support-input.js';
 
 /**
  * mrtr:251, ts:601-604. Error, except when the retry ends the chain: it is the last
@@ -18,9 +19,7 @@ export const responseMissing: ConversationRule = {
   scope: 'conversation',
   check(c, _ctx, report) {
     for (const { prev, prevIndex, round, index } of retryPairs(c)) {
-      if (!prev.inputRequests) continue;
-      const sent = new Set(round.inputResponses ?? []);
-      const missing = Object.keys(prev.inputRequests).filter((k) => !sent.has(k));
+      const missing = missingResponses(prev, round);
       if (missing.length === 0) continue;
       const ends = index === c.rounds.length - 1 && (round.outcome === 'complete' || round.outcome === 'error');
       const list = missing.map((k) => `${show(k)} (${prev.inputRequests?.[k] ?? '?'})`).join(', ');

@@ -1,7 +1,7 @@
 // A retry repeats the original request; a changed target or arguments is suspicious.
 import type { ConversationRule } from '../../rule.js';
 import { own, targetName } from '../../../decode/meta.js';
-import { canonical, clip, roundLabel, show } from '../support.js';
+import { canonical, clip, roundLabel, sameCanonical, show } from '../support.js';
 
 /**
  * mrtr:37, 215. Each retry is compared with the round before it (not with round 1), so a
@@ -28,9 +28,9 @@ export const retryChangedRequest: ConversationRule = {
         const b = targetName(now.method, now.params);
         if (a !== b) changes.push(`${now.method === 'resources/read' ? 'uri' : 'name'} ${show(a)} → ${show(b)}`);
       }
-      const argsA = canonical(own(before.params, 'arguments') ?? {});
-      const argsB = canonical(own(now.params, 'arguments') ?? {});
-      if (argsA !== argsB) changes.push(`arguments ${clip(argsA)} → ${clip(argsB)}`);
+      const a = own(before.params, 'arguments') ?? {};
+      const b = own(now.params, 'arguments') ?? {};
+      if (!sameCanonical(a, b)) changes.push(`arguments ${clip(canonical(a))} → ${clip(canonical(b))}`);
       if (changes.length === 0) continue;
       report({
         exchange: round.exchange,

@@ -1,6 +1,7 @@
 // When a retry lacks an answer, the server should ask again rather than fail.
 import type { ConversationRule } from '../../rule.js';
 import { describe, retryPairs, roundLabel, show } from '../support.js';
+import { missingResponses } from '../support-input.js';
 
 // Rejections that happen before the server looks at the inputs at all (header mismatch,
 // unsupported version) are not "erroring on the missing answer"; they are left alone.
@@ -16,11 +17,10 @@ export const serverErrorsOnMissing: ConversationRule = {
   scope: 'conversation',
   check(c, ctx, report) {
     for (const { prev, round, index } of retryPairs(c)) {
-      if (!prev.inputRequests) continue;
-      const sent = new Set(round.inputResponses ?? []);
-      const missing = Object.keys(prev.inputRequests).filter((k) => !sent.has(k));
+      const missing = missingResponses(prev, round);
+      if (missing.length === 0) continue;
       const answer = ctx.answer(round);
-      if (missing.length === 0 || answer?.kind !== 'error' || TRANSPORT_CODES.has(answer.error?.code ?? 0)) continue;
+      if (answer?.kind !== 'error' || TRANSPORT_CODES.has(answer.error?.code ?? 0)) continue;
       report({
         exchange: round.exchange,
         message: `retry ${describe(ctx.request(round))} in ${roundLabel(index)} lacked ${missing.map(show).join(', ')} and the server answered JSON-RPC error ${answer.error?.code ?? '?'}; servers should answer a new input_required asking for the missing input instead`,

@@ -2,7 +2,7 @@
 import type { Conversation, Round } from '../../../protocol.js';
 import type { ConversationRule, LintContext } from '../../rule.js';
 import { own } from '../../../decode/meta.js';
-import { canonical, describe, roundLabel, show } from '../support.js';
+import { describe, roundLabel, sameCanonical, show } from '../support.js';
 
 /**
  * mrtr:257. Threading joins a token echo to its chain only when method and name agree,
@@ -22,13 +22,12 @@ export const stateCrossRequest: ConversationRule = {
     const first = c.rounds[0];
     if (!first || first.link !== null) return;
     const req = ctx.request(first);
-    const args = canonical(own(req?.params, 'arguments') ?? {});
     if (first.stateSent !== null) {
+      const args = own(req?.params, 'arguments') ?? {};
       for (const origin of ctx.issuedBy(first.stateSent)) {
         const o = origin.conversation;
         if (o.id === c.id) continue;
-        const oArgs = canonical(own(ctx.request(o.rounds[0])?.params, 'arguments') ?? {});
-        if (o.method === c.method && o.name === c.name && oArgs === args) continue;
+        if (o.method === c.method && o.name === c.name && sameCanonical(own(ctx.request(o.rounds[0])?.params, 'arguments') ?? {}, args)) continue;
         report({
           exchange: first.exchange,
           message: `${describe(req)} echoes the requestState issued in ${roundLabel(origin.round)} of ${target(o)} (conversation ${o.id}); a requestState may only ride on the retry of the request it was issued for`,

@@ -10,10 +10,11 @@ interface Use {
 }
 
 // Index of token → every round that echoed it, built once per context: a per-conversation
-// scan of every other conversation would be quadratic on 100k-exchange captures.
-const cache = new WeakMap<LintContext, Map<string, Use[]>>();
+// scan of every other conversation would be quadratic on 100k-exchange captures. Most
+// tokens are echoed once, so a lone use is kept as itself, not in a list of one.
+const cache = new WeakMap<LintContext, Map<string, Use | Use[]>>();
 
-function uses(ctx: LintContext): Map<string, Use[]> {
+function uses(ctx: LintContext): Map<string, Use | Use[]> {
   let map = cache.get(ctx);
   if (map) return map;
   map = new Map();
@@ -21,9 +22,11 @@ function uses(ctx: LintContext): Map<string, Use[]> {
     for (const round of c.rounds) {
       if (round.stateSent === null) continue;
       const end = round.answeredAt ?? ctx.record(round.exchange)?.endedAt ?? Infinity;
-      const list = map.get(round.stateSent) ?? [];
-      list.push({ round, conversation: c.id, end });
-      map.set(round.stateSent, list);
+      const use: Use = { round, conversation: c.id, end };
+      const seen = map.get(round.stateSent);
+      if (seen === undefined) map.set(round.stateSent, use);
+      else if (Array.isArray(seen)) seen.push(use);
+      else map.set(round.stateSent, [seen, use]);
     }
   }
   cache.set(ctx, map);
@@ -41,7 +44,8 @@ export const stateParallelReuse: ConversationRule = {
   check(c, ctx, report) {
     for (const round of c.rounds) {
       if (round.stateSent === null) continue;
-      const all = uses(ctx).get(round.stateSent) ?? [];
+      const all = uses(ctx).get(round.stateSent);
+      if (!Array.isArray(all)) continue; // echoed once: by this round
       const earlier = all.find((u) => u.round !== round
         && (u.round.sentAt < round.sentAt || (u.round.sentAt === round.sentAt && u.round.exchange < round.exchange))
         && u.end > round.sentAt);

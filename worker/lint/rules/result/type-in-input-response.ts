@@ -1,7 +1,7 @@
 // InputResponse values are bare results: ElicitResult & co. do not extend Result.
 import type { ExchangeRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { describe, entriesOf, requestsOf, show } from '../support.js';
+import { describe, requestsOf, show } from '../support.js';
 
 /** ts:2210. Harmless, but a sign the client copied a whole Result envelope. */
 export const resultTypeInInputResponse: ExchangeRule = {
@@ -13,7 +13,9 @@ export const resultTypeInInputResponse: ExchangeRule = {
   scope: 'exchange',
   check(d, _record, _ctx, report) {
     for (const req of requestsOf(d)) {
-      const keys = entriesOf(own(req.params, 'inputResponses')).filter(([, v]) => own(asObject(v), 'resultType') !== undefined).map(([k]) => k);
+      const responses = asObject(own(req.params, 'inputResponses'));
+      if (!responses) continue;
+      const keys = Object.keys(responses).filter((k) => own(asObject(responses[k]), 'resultType') !== undefined);
       if (keys.length === 0) continue;
       report({
         exchange: d.seq,

@@ -1,7 +1,8 @@
 // The client's roots answer: a list of file:// roots.
 import type { ConversationRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { answeredInputs, show } from '../support.js';
+import { show } from '../support.js';
+import { answeredInputs } from '../support-input.js';
 
 /** roots:100-101. */
 export const rootsResultShape: ConversationRule = {

@@ -1,7 +1,8 @@
 // An embedded sampling request needs messages and a token budget.
 import type { ExchangeRule } from '../../rule.js';
 import { own } from '../../../decode/meta.js';
-import { embeddedRequests, show } from '../support.js';
+import { show } from '../support.js';
+import { embeddedRequests } from '../support-input.js';
 
 /** ts:2104-2135. */
 export const samplingRequestShape: ExchangeRule = {

@@ -1,7 +1,8 @@
 // The client's sampling answer: role, content and the model that produced it.
 import type { ConversationRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
-import { answeredInputs, show } from '../support.js';
+import { show } from '../support.js';
+import { answeredInputs } from '../support-input.js';
 
 /** ts:2210-2228. Values that look like another result kind go to response-kind-mismatch. */
 export const samplingResultShape: ConversationRule = {

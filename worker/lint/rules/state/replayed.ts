@@ -4,20 +4,22 @@ import type { ConversationRule, LintContext } from '../../rule.js';
 import { show } from '../support.js';
 
 // token → every round that echoed it, in send order; built once per context (see
-// mrtr/state-parallel-reuse for why a per-conversation scan would be quadratic).
-const cache = new WeakMap<LintContext, Map<string, Round[]>>();
+// mrtr/state-parallel-reuse for why a per-conversation scan would be quadratic, and why a
+// lone round is kept as itself).
+const cache = new WeakMap<LintContext, Map<string, Round | Round[]>>();
 
-function uses(ctx: LintContext): Map<string, Round[]> {
+function uses(ctx: LintContext): Map<string, Round | Round[]> {
   let map = cache.get(ctx);
   if (map) return map;
   map = new Map();
   for (const c of ctx.conversations) for (const r of c.rounds) {
     if (r.stateSent === null) continue;
-    const list = map.get(r.stateSent) ?? [];
-    list.push(r);
-    map.set(r.stateSent, list);
+    const seen = map.get(r.stateSent);
+    if (seen === undefined) map.set(r.stateSent, r);
+    else if (Array.isArray(seen)) seen.push(r);
+    else map.set(r.stateSent, [seen, r]);
   }
-  for (const list of map.values()) list.sort((a, b) => a.sentAt - b.sentAt || a.exchange - b.exchange);
+  for (const list of map.values()) if (Array.isArray(list)) list.sort((a, b) => a.sentAt - b.sentAt || a.exchange - b.exchange);
   cache.set(ctx, map);
   return map;
 }
@@ -33,8 +35,8 @@ export const stateReplayed: ConversationRule = {
   check(c, ctx, report) {
     for (const round of c.rounds) {
       if (round.stateSent === null) continue;
-      const list = uses(ctx).get(round.stateSent) ?? [];
-      if (list.length < 2 || list[1] !== round) continue;
+      const list = uses(ctx).get(round.stateSent);
+      if (!Array.isArray(list) || list[1] !== round) continue;
       report({
         exchange: round.exchange,
         message: `request (id ${show(round.requestId)}) presented a requestState already presented by exchange ${list[0].exchange}${list.length > 2 ? ` (${list.length} presentations in all)` : ''}; if a round must be consumed at most once, the server has to enforce single use itself`,
