@@ -150,6 +150,9 @@ export class Threader {
 
     if (isRetry && round.stateSent !== null) {
       const origins = this.issued.get(round.stateSent) ?? [];
+      // The same text as the answer's string; sharing that one object makes every later
+      // lookup of the token (tokens, lint) compare a pointer, not ~160 characters.
+      if (origins.length > 0) round.stateSent = origins[0].conversation.rounds[origins[0].round].stateIssued ?? round.stateSent;
       const live = origins.filter((o) => o.conversation.method === method && o.conversation.name === name && !endedBefore(o.conversation, round.sentAt));
       const byConv = live.length <= 1 ? live : [...new Map(live.map((o) => [o.conversation.id, o])).values()];
       let pick = byConv;

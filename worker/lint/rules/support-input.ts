@@ -80,15 +80,21 @@ export interface EmbeddedRequest { key: string; params: Record<string, unknown> 
 export function embeddedRequests(d: DecodedExchange, method: string): readonly EmbeddedRequest[] {
   if (embeddedOf !== d) {
     embeddedOf = d;
-    embeddedByMethod.clear();
+    embeddedMethods.length = 0;
+    embeddedLists.length = 0;
   }
-  let list = embeddedByMethod.get(method);
-  if (list === undefined) embeddedByMethod.set(method, (list = computeEmbeddedRequests(d, method)));
+  const at = embeddedMethods.indexOf(method);
+  if (at >= 0) return embeddedLists[at];
+  const list = computeEmbeddedRequests(d, method);
+  embeddedMethods.push(method);
+  embeddedLists.push(list);
   return list;
 }
 
+// The last exchange's answers, by method (three methods at most: a Map would be overkill).
 let embeddedOf: DecodedExchange | null = null;
-const embeddedByMethod = new Map<string, readonly EmbeddedRequest[]>();
+const embeddedMethods: string[] = [];
+const embeddedLists: (readonly EmbeddedRequest[])[] = [];
 
 function computeEmbeddedRequests(d: DecodedExchange, method: string): readonly EmbeddedRequest[] {
   let out: EmbeddedRequest[] | undefined;
