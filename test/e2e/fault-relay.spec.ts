@@ -3,7 +3,7 @@
 // path here; the relay's own recording is covered by test/unit/relay/target-down.test.ts),
 // and the relay's backlog leaves its file only once a page has stored it.
 import type { ExchangeRecord } from '../../worker/protocol.ts';
-import { expect, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
+import { expect, failRelayStorage, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
 
 test('a watched target that dies mid-stream: the page sees the exchange aborted, with the event it received', async ({ inspector, mcpServer, page }) => {
   const endpoint = mcpServer.url('/dying');
@@ -53,16 +53,8 @@ test('a "via relay" target that dies mid-stream: the relay cuts the page too, an
 });
 
 test('a relay backlog the page could not store (storage full) stays in the JSONL file and comes again on the next drain, stored once', async ({ page, relay }) => {
-  // IndexedDB refuses relay records while the flag is up, as a full disk would.
-  await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (sessionStorage.getItem('fail-relay-puts') !== 'off' && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
-        throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
-      }
-      return put.call(this, value, key);
-    };
-  });
+  // IndexedDB refuses relay records until released, as a full disk would.
+  const full = await failRelayStorage(page);
   const since = Date.now();
   for (const n of [1, 2]) expect((await relayCall(relay, toolsCall(100 + n, 'busy'))).status).toBe(200);
   const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
@@ -83,7 +75,7 @@ test('a relay backlog the page could not store (storage full) stays in the JSONL
   expect(await relayed()).toEqual([]);
 
   // Nothing was acknowledged, so the file still holds both; the next page load drains them again.
-  await page.evaluate(() => sessionStorage.setItem('fail-relay-puts', 'off'));
+  await full.release();
   const second = watchRelayFeed(page);
   await page.reload();
   await inspector.waitUntilCapturing();

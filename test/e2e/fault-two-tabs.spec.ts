@@ -6,7 +6,7 @@
 // it, because the relay keeps records until a tab acknowledges it stored them.
 import type { Page } from '@playwright/test';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
-import { expect, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
+import { expect, failRelayStorage, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
 
 // The JSON-RPC id a record's request carries (each call in this test has its own).
 const rpcId = (r: ExchangeRecord): number | undefined => {
@@ -22,20 +22,6 @@ const TAB_B = [211, 212];
 const LIVE_RELAY = [221, 222];
 const BACKLOG = [231, 232];
 const ALL = [...TAB_A, ...TAB_B, ...LIVE_RELAY, ...BACKLOG];
-
-// Makes IndexedDB in this tab refuse relay records, as a full disk would, until `release`.
-async function failRelayStorage(page: Page): Promise<{ release(): Promise<void> }> {
-  await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (sessionStorage.getItem('fail-relay-puts') !== 'off' && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
-        throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
-      }
-      return put.call(this, value, key);
-    };
-  });
-  return { release: () => page.evaluate(() => sessionStorage.setItem('fail-relay-puts', 'off')) };
-}
 
 test('two tabs capturing at once: calls from each tab, pushed relay exchanges and a JSONL backlog one tab could not store are each stored once and listed in both tabs', async ({ context, page, relay, mcpServer }) => {
   const since = Date.now();

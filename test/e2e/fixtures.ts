@@ -536,6 +536,20 @@ export function toolsCall(id: number, name = 'report'): string {
   });
 }
 
+// Makes IndexedDB in this tab refuse relay records, as a full disk would, until `release`.
+export async function failRelayStorage(page: Page): Promise<{ release(): Promise<void> }> {
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (sessionStorage.getItem('fail-relay-puts') !== 'off' && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
+        throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
+      }
+      return put.call(this, value, key);
+    };
+  });
+  return { release: () => page.evaluate(() => sessionStorage.setItem('fail-relay-puts', 'off')) };
+}
+
 /** POSTs a `toolsCall` body to the demo server through the relay URL, as an external MCP client would. */
 export async function relayCall(relay: RelayUnderTest, body: string): Promise<{ status: number; text: string }> {
   const name = (JSON.parse(body) as { params: { name: string } }).params.name;

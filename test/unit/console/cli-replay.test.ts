@@ -1,26 +1,15 @@
 // `mrtr-inspector replay` as CI runs it: the package's bin against servers this test starts
 // (spawned asynchronously: the servers live in this process and must keep answering).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STATE_KEY } from '../../../worker/demo-key.js';
 import { API_KEY, AUTH, credentialedHar, serveChangedDemo, serveDemo, serveRecordingDemo, unreachableUrl, type RecordingServer, type Running } from './servers.js';
+import { runCli } from '../../support/cli-process.js';
 
 const AUTO = 'test/fixtures/sdk/sdk-v2-auto.har';
-
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['cli/bin.js', ...args], { env: { ...process.env, NO_COLOR: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let demo: Running;
 let changed: Running;
@@ -39,7 +28,7 @@ afterAll(async () => {
 
 describe('mrtr-inspector replay', () => {
   it('exits 0 when every final answer matches and the new traffic lints clean', async () => {
-    const r = await cli('replay', AUTO, '--target', demo.url, '--key', DEMO_STATE_KEY);
+    const r = await runCli('replay', AUTO, '--target', demo.url, '--key', DEMO_STATE_KEY);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('11 same, 0 different');
@@ -47,7 +36,7 @@ describe('mrtr-inspector replay', () => {
   });
 
   it('exits 1 and shows the diff when a final answer changed', async () => {
-    const r = await cli('replay', AUTO, '--target', changed.url, '--format', 'json');
+    const r = await runCli('replay', AUTO, '--target', changed.url, '--format', 'json');
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ kind: 'replay', passed: false, summary: { different: 2 } });
@@ -57,7 +46,7 @@ describe('mrtr-inspector replay', () => {
 
   it('exits 0 on the changed server when the changed path is ignored, and writes JUnit to a file', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'replay-')), 'replay.xml');
-    const r = await cli('replay', AUTO, '--target', changed.url, '--ignore', 'result.content[*].text', '--format', 'junit', '--output', out);
+    const r = await runCli('replay', AUTO, '--target', changed.url, '--ignore', 'result.content[*].text', '--format', 'junit', '--output', out);
     expect(r.code).toBe(0);
     const xml = readFileSync(out, 'utf8');
     expect(xml).toContain('<testsuites name="mrtr-inspector replay"');
@@ -65,14 +54,14 @@ describe('mrtr-inspector replay', () => {
   });
 
   it('exits 1 on error-severity findings in the new traffic (the misbehaving demo)', async () => {
-    const r = await cli('replay', AUTO, '--target', `${demo.url}?misbehave=1`, '--key', DEMO_STATE_KEY);
+    const r = await runCli('replay', AUTO, '--target', `${demo.url}?misbehave=1`, '--key', DEMO_STATE_KEY);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Findings in the replay traffic \(errors first\):\n\s+error/);
   });
 
   it('exits 2 and says where when the target cannot be reached', async () => {
     const url = await unreachableUrl();
-    const r = await cli('replay', AUTO, '--target', url);
+    const r = await runCli('replay', AUTO, '--target', url);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cannot reach the target ${url}`);
     expect(r.stderr).toContain('ECONNREFUSED');
@@ -80,12 +69,12 @@ describe('mrtr-inspector replay', () => {
   });
 
   it('exits 2 for unusable input: a missing file, no --target, a bad ignore path, a legacy-only capture', async () => {
-    expect((await cli('replay', 'no/such.har', '--target', demo.url)).stderr).toContain('cannot read no/such.har: no such file');
-    const noTarget = await cli('replay', AUTO);
+    expect((await runCli('replay', 'no/such.har', '--target', demo.url)).stderr).toContain('cannot read no/such.har: no such file');
+    const noTarget = await runCli('replay', AUTO);
     expect(noTarget.code).toBe(2);
     expect(noTarget.stderr).toContain('replay needs --target');
-    expect((await cli('replay', AUTO, '--target', demo.url, '--ignore', 'result[0')).code).toBe(2);
-    const legacy = await cli('replay', 'test/fixtures/sdk/legacy-2025.har', '--target', demo.url);
+    expect((await runCli('replay', AUTO, '--target', demo.url, '--ignore', 'result[0')).code).toBe(2);
+    const legacy = await runCli('replay', 'test/fixtures/sdk/legacy-2025.har', '--target', demo.url);
     expect(legacy.code).toBe(2);
     expect(legacy.stderr).toContain('nothing to replay');
   });
@@ -94,28 +83,28 @@ describe('mrtr-inspector replay', () => {
     const har = join(mkdtempSync(join(tmpdir(), 'replay-')), 'credentialed.har');
     writeFileSync(har, credentialedHar('http://recorded.example:8080/mcp'));
     recording.headers.length = 0;
-    const held = await cli('replay', har, '--target', recording.url);
+    const held = await runCli('replay', har, '--target', recording.url);
     expect(held.code).toBe(0);
     expect(held.stdout).toContain(`Captured credentials (authorization, x-api-key) were not sent to ${recording.url} (a different origin from the recording); pass --send-credentials to send them.`);
     expect(recording.headers.length).toBeGreaterThan(11);
     expect(recording.headers.filter((h) => 'authorization' in h || 'x-api-key' in h)).toEqual([]);
     recording.headers.length = 0;
-    const sent = await cli('replay', har, '--target', recording.url, '--send-credentials', '--format', 'json');
+    const sent = await runCli('replay', har, '--target', recording.url, '--send-credentials', '--format', 'json');
     expect(sent.code).toBe(0);
     expect(JSON.parse(sent.stdout)).toMatchObject({ credentialsWithheld: [] });
     expect(sent.stdout).not.toContain('Captured credentials');
     expect(recording.headers.length).toBeGreaterThan(11);
     expect(recording.headers.every((h) => h.authorization === AUTH && h['x-api-key'] === API_KEY)).toBe(true);
-    expect((await cli('replay', '--help')).stdout).toContain('--send-credentials');
+    expect((await runCli('replay', '--help')).stdout).toContain('--send-credentials');
   });
 
   it('leaves the lint command as it was, and lists replay in the help', async () => {
-    const lint = await cli('lint', AUTO, '--format', 'json', '--key', DEMO_STATE_KEY);
+    const lint = await runCli('lint', AUTO, '--format', 'json', '--key', DEMO_STATE_KEY);
     expect(lint.code).toBe(0);
     expect(JSON.parse(lint.stdout).summary.errors).toBe(0);
-    const help = await cli('--help');
+    const help = await runCli('--help');
     expect(help.stdout).toContain('Usage: mrtr-inspector lint');
     expect(help.stdout).toContain('mrtr-inspector replay <capture.har|capture.jsonl> --target <url>');
-    expect((await cli('lint', AUTO, '--target', demo.url)).code).toBe(2);
+    expect((await runCli('lint', AUTO, '--target', demo.url)).code).toBe(2);
   });
 });

@@ -9,7 +9,7 @@
 // Last, the page's keyring: a key typed as hex:, base64: or utf8: is redacted from exports
 // in every spelling a server may echo it in, not only as typed (and an API key sent as a
 // query or body field is redacted like the API-key header).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ import { Keyring } from '../../../worker/view/keyring.js';
 import { capture } from '../../support/capture-builder.js';
 import { b64Json, jwsHs256, unix } from '../../support/tokens.js';
 import { serveHandler, toolCall, unreachableUrl, type Running } from '../console/servers.js';
+import { runCli, type CliRun } from '../../support/cli-process.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const random = (n: number) => [...randomBytes(n)].map((b) => ALNUM[b % ALNUM.length]).join('');
@@ -40,21 +41,6 @@ const NEEDLES = [KEY, WRONG, HEX, B64].flatMap((s) => [s, s.slice(0, 12), s.slic
 function leaks(...outputs: string[]): string[] {
   const all = outputs.join('\n');
   return NEEDLES.filter((n) => all.includes(n));
-}
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-// Asynchronous: the replay target lives in this process and must keep answering.
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['cli/bin.js', ...args], { env: { ...process.env, NO_COLOR: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /** Newest mtime of the .ts files under `dir`. */
@@ -124,13 +110,13 @@ describe('lint never prints a planted key', () => {
       for (const keys of [[KEY], [WRONG], all]) {
         for (const format of ['text', 'json', 'sarif', 'junit']) {
           const args = ['lint', capturePath, '--format', format, ...keys.flatMap((k) => ['--key', k])];
-          const r = await cli(...args);
+          const r = await runCli(...args);
           expect([0, 1], r.stderr).toContain(r.code);
           expect(r.stdout).not.toBe('');
           const outputs = [r.stdout, r.stderr];
           if (keys === all) {
             const out = join(dir, `out.${format}`);
-            const f = await cli(...args, '--output', out);
+            const f = await runCli(...args, '--output', out);
             outputs.push(f.stdout, f.stderr, readFileSync(out, 'utf8'));
           }
           expect(leaks(...outputs), `${capturePath} ${format} ${keys.length} key(s)`).toEqual([]);
@@ -138,7 +124,7 @@ describe('lint never prints a planted key', () => {
       }
     }
     // The right key was really used: its tokens verify; under the wrong one they do not.
-    const verified = async (p: string, key: string) => JSON.parse((await cli('lint', p, '--format', 'json', '--key', key)).stdout).conversations[0].rounds[0].requestState.verified;
+    const verified = async (p: string, key: string) => JSON.parse((await runCli('lint', p, '--format', 'json', '--key', key)).stdout).conversations[0].rounds[0].requestState.verified;
     expect(await verified(recorded, KEY)).toBe(true);
     expect(await verified(jws, KEY)).toBe(true);
     expect(await verified(recorded, WRONG)).toBe(false);
@@ -175,7 +161,7 @@ describe('lint never prints a planted key', () => {
       ['lint', recorded, `--key=${KEY}`, '--output', join(dir, 'no', 'such', 'dir', 'out.txt')],
     ];
     for (const args of cases) {
-      const r = await cli(...args);
+      const r = await runCli(...args);
       expect(r.stderr, args.join(' ')).not.toBe('');
       expect(leaks(r.stdout, r.stderr), args.join(' ')).toEqual([]);
     }
@@ -183,10 +169,10 @@ describe('lint never prints a planted key', () => {
 
   it('is a search that can fail: the key is found where it really is in the output', async () => {
     const out = join(dir, 'leaky.json');
-    const r = await cli('lint', leaky, '--format', 'json', '--key', KEY, '--output', out);
+    const r = await runCli('lint', leaky, '--format', 'json', '--key', KEY, '--output', out);
     expect(leaks(readFileSync(out, 'utf8'))).toContain(KEY);
-    expect(leaks((await cli('lint', leaky, '--format', 'json')).stdout)).toContain(KEY);
-    expect(leaks(r.stderr, (await cli('lint', join(dir, `${KEY}.har`))).stderr)).toContain(KEY);
+    expect(leaks((await runCli('lint', leaky, '--format', 'json')).stdout)).toContain(KEY);
+    expect(leaks(r.stderr, (await runCli('lint', join(dir, `${KEY}.har`))).stderr)).toContain(KEY);
   }, 60_000);
 });
 
@@ -196,10 +182,10 @@ describe('replay never prints a planted key', () => {
       for (const format of ['text', 'json', 'junit']) {
         const out = join(dir, `replay.${format}`);
         const args = ['replay', recorded, '--target', vault.url, '--format', format, ...keys.flatMap((k) => ['--key', k])];
-        const r = await cli(...args);
+        const r = await runCli(...args);
         // Under the wrong keys the new traffic's tokens fail verification: an error finding, exit 1.
         expect(r.code, r.stderr).toBe(keys[0] === KEY ? 0 : 1);
-        const f = await cli(...args, '--output', out);
+        const f = await runCli(...args, '--output', out);
         expect(leaks(r.stdout, r.stderr, f.stdout, f.stderr, readFileSync(out, 'utf8')), `${format} ${keys.length} key(s)`).toEqual([]);
       }
     }
@@ -222,7 +208,7 @@ describe('replay never prints a planted key', () => {
       ['replay', recorded, '--target', vault.url, '--key', KEY, '--output', dir],
     ];
     for (const args of cases) {
-      const r = await cli(...args);
+      const r = await runCli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(leaks(r.stdout, r.stderr), args.join(' ')).toEqual([]);
     }
@@ -232,7 +218,7 @@ describe('replay never prints a planted key', () => {
     const withKey = join(dir, 'recorded-key.har');
     writeFileSync(withKey, readFileSync(recorded, 'utf8').replace('The vault is open.', `The vault key is ${KEY}.`));
     for (const format of ['text', 'json', 'junit']) {
-      const r = await cli('replay', withKey, '--target', vault.url, '--format', format, '--key', KEY);
+      const r = await runCli('replay', withKey, '--target', vault.url, '--format', format, '--key', KEY);
       expect(r.code).toBe(1);
       expect(leaks(r.stdout), format).toContain(KEY);
     }
