@@ -10,8 +10,10 @@ export default defineConfig({
   root: 'web',
   publicDir: '../public',
   plugins: [svelte(), serviceWorkerPlugin(), relayPlugin(), cspPlugin()],
-  server: { host: '127.0.0.1', port: 5173, strictPort: true },
-  preview: { host: '127.0.0.1', port: 5173, strictPort: true },
+  // cors: false. Vite's default lets any localhost or 127.0.0.1 page on another port read
+  // our files cross-origin; the page needs none of it (the relay answers its own CORS).
+  server: { host: '127.0.0.1', port: 5173, strictPort: true, cors: false },
+  preview: { host: '127.0.0.1', port: 5173, strictPort: true, cors: false },
   build: { outDir: '../dist/web', emptyOutDir: true },
   test: {
     root: '.',

@@ -52,6 +52,20 @@ describe('the relay plugin in the repo config', () => {
     });
     expect(discover.status).toBe(200);
     expect(discover.text).toContain('mrtr-inspector-demo');
+    await checkNoCors(port);
+  }
+
+  // Vite's default CORS lets any http://localhost:* or 127.0.0.1:* page read our static
+  // files (the app's source, the service worker). A real cross-origin read and preflight
+  // from another local port must get no Access-Control-Allow-Origin back.
+  async function checkNoCors(port: number): Promise<void> {
+    const foreign = 'http://localhost:9';
+    for (const path of ['/', '/sw.js', '/index.html']) {
+      const read = await send(port, { path, headers: { origin: foreign, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors' } });
+      expect(read.headers['access-control-allow-origin'], path).toBeUndefined();
+    }
+    const pre = await send(port, { method: 'OPTIONS', path: '/', headers: { origin: foreign, 'access-control-request-method': 'GET' } });
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined();
   }
 
   it('vite dev mounts the relay and the demo server ahead of Vite, and prints the URLs', async () => {
