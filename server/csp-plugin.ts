@@ -24,6 +24,8 @@ export const CSP = [
 
 const setCsp: Connect.NextHandleFunction = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', CSP);
+  // No page of ours names its URL to anyone: relay URLs carry the token.
+  res.setHeader('Referrer-Policy', 'no-referrer');
   next();
 };
 

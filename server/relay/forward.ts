@@ -17,17 +17,25 @@ export const MAX_REQUEST_BODY = 16 * 1024 * 1024;
 // Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus those the relay
 // must own: Host and Origin are ours, the length is recomputed, and Accept-Encoding is
 // dropped so bodies come back readable for the record (fetch would decode them anyway).
+// Referer is dropped because a browser that loaded anything under /relay/<token>/ names
+// that URL, token included, as the referrer of its next requests.
 const NEVER_FORWARDED = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
   'proxy-authorization', 'proxy-authenticate', 'http2-settings', 'expect',
-  'host', 'origin', 'content-length', 'accept-encoding',
+  'host', 'origin', 'content-length', 'accept-encoding', 'referer',
 ]);
 
+/** Request headers never recorded either: they may carry the relay URL and its token. */
+export function isUnrecordedRequestHeader(name: string): boolean {
+  return name.toLowerCase() === 'referer';
+}
+
 // Response headers not passed back: hop-by-hop, and length/encoding, because fetch hands
-// us a decoded body that we re-chunk.
+// us a decoded body that we re-chunk. Referrer-Policy is ours (no-referrer, set by the
+// relay): a target must not loosen it.
 const NEVER_RETURNED = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
-  'content-length', 'content-encoding',
+  'content-length', 'content-encoding', 'referrer-policy',
 ]);
 
 /** Reads a node request body whole, or undefined when it is larger than `limit`. */

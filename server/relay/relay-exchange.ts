@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ExchangeStart } from './exchange-recorder.js';
 import { pairsFromRaw, type ExchangeRecorder } from './exchange-recorder.js';
-import { describeError, downstreamHeaders, pipeResponse, readBody, upstreamHeaders, type Fetcher } from './forward.js';
+import { describeError, downstreamHeaders, isUnrecordedRequestHeader, pipeResponse, readBody, upstreamHeaders, type Fetcher } from './forward.js';
 import { refuse } from './guards.js';
 
 /** Where one relayed request goes. */
@@ -51,7 +51,7 @@ export async function relayExchange(req: IncomingMessage, res: ServerResponse, r
     startedAt,
     method,
     url: route.url,
-    headers: pairsFromRaw(req.rawHeaders),
+    headers: pairsFromRaw(req.rawHeaders).filter((h) => !isUnrecordedRequestHeader(h.name)),
     ...(hasBody ? { body: new TextDecoder().decode(bytes) } : {}),
   });
 

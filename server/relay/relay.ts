@@ -203,6 +203,9 @@ export function createRelay(opts: RelayOptions): Relay {
       if (hostIssue) return refuse(res, 403, hostIssue);
       const path = url.pathname;
       if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) return next();
+      // Whatever a browser loads from here must not name a relay URL (with its token) as
+      // the referrer of its next request.
+      res.setHeader('referrer-policy', 'no-referrer');
       route(req, res, path, url.searchParams).catch((err: unknown) => {
         warn(`relay: ${(err as Error)?.stack ?? String(err)}`);
         refuse(res, 500, 'The relay failed on this request; see the inspector server log.');

@@ -53,6 +53,8 @@ describe('the relay plugin in the repo config', () => {
     expect(discover.status).toBe(200);
     expect(discover.text).toContain('mrtr-inspector-demo');
     await checkNoCors(port);
+    // No page of ours names its URL (relay URLs carry the token) to anything it loads.
+    expect((await send(port, { path: '/' })).headers['referrer-policy']).toBe('no-referrer');
   }
 
   // Vite's default CORS lets any http://localhost:* or 127.0.0.1:* page read our static
