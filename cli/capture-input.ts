@@ -7,9 +7,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { importCapture, importHarChunks, type ImportOutcome } from '../worker/capture/index.js';
 import { parseKey, type TokenKey } from '../worker/tokens/index.js';
 import type { ExchangeRecord } from '../worker/protocol.js';
+import { terminalSafe } from '../worker/report/terminal-safe.js';
 
-/** Writes one message to stderr, prefixed with the tool's name. */
-export const say = (msg: string): void => void process.stderr.write(`mrtr-inspector: ${msg}\n`);
+/** Writes one message to stderr, prefixed with the tool's name. Messages echo paths, names
+ *  and parse errors from the input, so control characters in them are shown escaped. */
+export const say = (msg: string): void => void process.stderr.write(`mrtr-inspector: ${terminalSafe(msg)}\n`);
 
 /** The parsed --key values, or the message naming the first bad one (never its text). */
 export function parseKeys(texts: readonly string[]): { ok: true; keys: TokenKey[] } | { ok: false; message: string } {

@@ -15,6 +15,7 @@ import { jsonReportChunks } from '../worker/report/json.js';
 import { sarifReport } from '../worker/report/sarif.js';
 import { junitReport } from '../worker/report/junit.js';
 import { textReport } from '../worker/report/text.js';
+import { terminalSafe } from '../worker/report/terminal-safe.js';
 import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
 
@@ -30,7 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   switch (cmd.kind) {
     case 'help': process.stdout.write(USAGE); return 0;
     case 'version': process.stdout.write(version() + '\n'); return 0;
-    case 'usage-error': process.stderr.write(`mrtr-inspector: ${cmd.message}\n\n${USAGE}`); return 2;
+    case 'usage-error': process.stderr.write(`mrtr-inspector: ${terminalSafe(cmd.message)}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
   }
 
@@ -58,7 +59,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     await writeAll(chunks, cmd.output);
   } catch (err) {
-    process.stderr.write(`mrtr-inspector: cannot write ${cmd.output ?? 'standard output'}: ${(err as Error).message}\n`);
+    say(`cannot write ${cmd.output ?? 'standard output'}: ${(err as Error).message}`);
     return 2;
   }
   return analysis.findings.some((f) => f.severity === 'error') ? 1 : 0;

@@ -4,6 +4,7 @@
 // appears in the replay's own traffic.
 import type { Finding } from '../protocol.js';
 import type { ReplayRun } from './replay.js';
+import { terminalSafe as safe } from '../report/terminal-safe.js';
 
 /** Whether a replay counts as a regression. */
 export function replayFailed(run: ReplayRun, findings: readonly Finding[]): boolean {
@@ -35,13 +36,12 @@ const target = (o: { method: string; name: string | null }) => (o.name !== null 
 
 /** A plain text report (no colour; control characters from the server are escaped). */
 export function replayText(run: ReplayRun, findings: readonly Finding[], input: { path: string }): string {
-  const safe = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const lines = [`Replay of ${safe(input.path)} against ${safe(run.target)}`, ''];
   const notice = credentialsNotice(run);
   if (notice) lines.push(safe(notice), '');
   for (const o of run.outcomes) {
     const mark = o.status === 'same' ? 'same     ' : o.status === 'different' ? 'DIFFERENT' : o.status === 'stopped' ? 'STOPPED  ' : 'FAILED   ';
-    lines.push(`  ${mark} ${safe(target(o))} (${o.rounds} round${o.rounds === 1 ? '' : 's'}, recorded ${o.recordedRounds}) [${o.conversation}]`);
+    lines.push(`  ${mark} ${safe(target(o))} (${o.rounds} round${o.rounds === 1 ? '' : 's'}, recorded ${o.recordedRounds}) [${safe(o.conversation)}]`);
     for (const c of o.changes) lines.push(`      ${c.kind} ${safe(c.path || '(whole answer)')}: ${c.before !== undefined ? safe(c.before.slice(0, 200)) : ''}${c.kind === 'changed' ? ' → ' : ''}${c.after !== undefined ? safe(c.after.slice(0, 200)) : ''}`);
     if (o.omitted > 0) lines.push(`      … and ${o.omitted} more changes`);
     if (o.questions) lines.push(`      the target asked what the recording never answered: ${o.questions.map((q) => `${safe(q.key)} (${q.kind})`).join(', ')}`);
@@ -49,13 +49,13 @@ export function replayText(run: ReplayRun, findings: readonly Finding[], input: 
     if (o.error) lines.push(`      ${safe(o.error)}`);
     if (o.credentialsWithheld && o.status !== 'same') lines.push(`      sent without the captured ${o.credentialsWithheld.map(safe).join(', ')}`);
   }
-  for (const s of run.skipped) lines.push(`  skipped   ${safe(s.method)} [${s.conversation}]: ${s.reason}`);
+  for (const s of run.skipped) lines.push(`  skipped   ${safe(s.method)} [${safe(s.conversation)}]: ${safe(s.reason)}`);
   const errors = findings.filter((f) => f.severity === 'error');
   if (findings.length > 0) {
     lines.push('', 'Findings in the replay traffic (errors first):');
     const rank = { error: 0, warning: 1, info: 2 } as const;
     const sorted = [...findings].sort((a, b) => rank[a.severity] - rank[b.severity] || a.exchange - b.exchange);
-    for (const f of sorted) lines.push(`  ${f.severity.padEnd(7)} ${f.rule} (exchange ${f.exchange}): ${safe(f.message)}`);
+    for (const f of sorted) lines.push(`  ${f.severity.padEnd(7)} ${safe(f.rule)} (exchange ${f.exchange}): ${safe(f.message)}`);
   }
   const s = run.summary;
   lines.push('', `${s.same} same, ${s.different} different, ${s.stopped} stopped, ${s.failed} failed, ${s.skipped} skipped; ${errors.length} error finding${errors.length === 1 ? '' : 's'} in the new traffic.`);

@@ -1,9 +1,12 @@
 // Human-readable lint output, grouped by conversation. Colour is the caller's choice (a
 // TTY); every severity also has a word and a symbol, so colour is never the only signal.
+// Hazard: names, keys and messages come from the capture; each passes through `safe` before
+// it is joined or painted, so only our own colour codes reach the terminal.
 import type { Analysis } from '../analysis.js';
 import type { Conversation, Finding, Round, Severity } from '../protocol.js';
 import type { ReportInput } from './json.js';
 import { summarize } from './json.js';
+import { terminalSafe as safe } from './terminal-safe.js';
 
 const SYMBOL: Record<Severity, string> = { error: '✖', warning: '▲', info: 'ℹ' };
 const COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -14,7 +17,7 @@ const RESET = '\x1b[0m';
 /** Renders the analysis as text. Conversations without findings and with one round are
  *  counted, not listed, so large captures stay readable. */
 export function textReport(analysis: Analysis, input: ReportInput, color: boolean): string {
-  const paint = (code: string, s: string) => (color ? code + s + RESET : s);
+  const paint = (code: string, s: string) => (color ? code + safe(s) + RESET : safe(s));
   const byConv = new Map<string, Finding[]>();
   const loose: Finding[] = [];
   for (const f of analysis.findings) {
@@ -47,7 +50,7 @@ type Paint = (code: string, s: string) => string;
 
 function headline(c: Conversation, paint: Paint): string {
   const name = c.name ? ` ${c.name}` : '';
-  return `${paint(BOLD, c.method + name)}  ${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}`;
+  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}`)}`;
 }
 
 function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): string {
@@ -61,11 +64,11 @@ function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): strin
     if (t) parts.push(`state ${t.format}${t.verified === true ? ' verified' : t.verified === false ? ' NOT verified' : ''}`);
   }
   for (const l of r.legacy ?? []) parts.push(`legacy ${l.method} id ${JSON.stringify(l.id)}${l.answeredIn !== undefined ? ` answered in #${l.answeredIn}` : ' unanswered'}`);
-  let line = parts.join('  ');
+  let line = safe(parts.join('  '));
   if (r.link === 'ambiguous' && r.linkReason) line += '\n' + paint(DIM, `    ambiguous: ${r.linkReason} (candidates ${r.candidates?.join(', ')})`);
   return line;
 }
 
 function findingLine(f: Finding, paint: Paint): string {
-  return `  ${paint(COLOR[f.severity], `${SYMBOL[f.severity]} ${f.severity}`)}  ${f.rule}  #${f.exchange}  ${f.message}  ${paint(DIM, `[${f.clause}]`)}`;
+  return `  ${paint(COLOR[f.severity], `${SYMBOL[f.severity]} ${f.severity}`)}  ${safe(`${f.rule}  #${f.exchange}  ${f.message}`)}  ${paint(DIM, `[${f.clause}]`)}`;
 }
