@@ -29,7 +29,8 @@ export function textReport(analysis: Analysis, input: ReportInput, color: boolea
   let quiet = 0;
   for (const c of analysis.conversations) {
     const fs = byConv.get(c.id) ?? [];
-    if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy) { quiet++; continue; }
+    // A replay or an ambiguous round is worth a line even with nothing else to say.
+    if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy && c.replayOf === undefined && c.rounds[0]?.link !== 'ambiguous') { quiet++; continue; }
     out.push('');
     out.push(headline(c, paint));
     c.rounds.forEach((r, i) => out.push(roundLine(r, i, analysis, paint)));
@@ -50,12 +51,27 @@ type Paint = (code: string, s: string) => string;
 
 function headline(c: Conversation, paint: Paint): string {
   const name = c.name ? ` ${c.name}` : '';
-  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}`)}`;
+  const replay = c.replayOf !== undefined ? `  replay of ${c.replayOf}` : '';
+  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}${replay}`)}`;
+}
+
+// Built on the first ambiguous round only: most captures have none.
+const conversationIndex = new WeakMap<Analysis, Map<string, Conversation>>();
+
+/** "c3 (tools/call book, exchanges 3,5)" for each candidate id of an ambiguous round. */
+function candidatesText(ids: readonly string[], analysis: Analysis): string {
+  let byId = conversationIndex.get(analysis);
+  if (byId === undefined) conversationIndex.set(analysis, (byId = new Map(analysis.conversations.map((c) => [c.id, c]))));
+  return ids.map((id) => {
+    const c = byId.get(id);
+    return c ? `${id} (${c.method}${c.name ? ` ${c.name}` : ''}, exchanges ${c.exchanges.join(',')})` : id;
+  }).join('; ');
 }
 
 function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): string {
   const parts = [`  round ${i + 1}`, `#${r.exchange}`, `id ${JSON.stringify(r.requestId)}`];
   if (r.link) parts.push(`linked by ${r.link}`);
+  if (r.parent !== null && r.parent !== i - 1) parts.push(`branch of round ${r.parent + 1}`);
   if (r.inputResponses) parts.push(`answers ${r.inputResponses.join(',') || '(none)'}`);
   parts.push(`→ ${r.outcome}`);
   if (r.inputRequests) parts.push(`asks ${Object.entries(r.inputRequests).map(([k, m]) => `${k} (${m})`).join(', ')}`);
@@ -65,7 +81,7 @@ function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): strin
   }
   for (const l of r.legacy ?? []) parts.push(`legacy ${l.method} id ${JSON.stringify(l.id)}${l.answeredIn !== undefined ? ` answered in #${l.answeredIn}` : ' unanswered'}`);
   let line = safe(parts.join('  '));
-  if (r.link === 'ambiguous' && r.linkReason) line += '\n' + paint(DIM, `    ambiguous: ${r.linkReason} (candidates ${r.candidates?.join(', ')})`);
+  if (r.link === 'ambiguous') line += '\n' + paint(DIM, `    ambiguous: ${r.linkReason ?? 'several chains fit'}; candidates ${candidatesText(r.candidates ?? [], analysis)}`);
   return line;
 }
 

@@ -4,6 +4,9 @@
 // that answer the chain's last inputRequests, sent after that answer arrived; (3) when two
 // chains fit equally, it joins neither: it starts its own conversation marked `ambiguous`
 // with the candidates named. A retry never joins a chain that had already ended.
+// A JSON-RPC error ends a branch, not the call: a later retry echoing a token the chain
+// issued is a new branch of it (parent = the issuing round). Only `complete` ends a chain,
+// so only a token re-presented after it starts a conversation of its own (`replayOf`).
 //
 // Hazard: feed exchanges in the order their requests were sent (`orderForThreading`).
 // Answers arrive later than requests, so "ended" and "open" are judged at the new
@@ -77,10 +80,17 @@ function lastRound(c: Conversation): Round {
   return c.rounds[c.rounds.length - 1];
 }
 
-/** The chain had ended (final answer received) before time `t`. */
+/** The chain had ended (its latest branch answered `complete`) before time `t`. An error
+ *  is not an end here: the client may recover with a token the chain issued earlier. */
 function endedBefore(c: Conversation, t: number): boolean {
   const r = lastRound(c);
-  return (r.outcome === 'complete' || r.outcome === 'error') && r.answeredAt !== null && r.answeredAt <= t;
+  return r.outcome === 'complete' && r.answeredAt !== null && r.answeredAt <= t;
+}
+
+/** The latest branch ended in an error answered before time `t`. */
+function failedBefore(c: Conversation, t: number): boolean {
+  const r = lastRound(c);
+  return r.outcome === 'error' && r.answeredAt !== null && r.answeredAt <= t;
 }
 
 function keyScore(retryKeys: readonly string[] | null, asked: Record<string, string> | null): number {
@@ -162,6 +172,8 @@ export class Threader {
         round.link = 'state';
         round.parent = pick[0].round;
         round.linkReason = `echoes the requestState issued in round ${pick[0].round + 1}`;
+        if (failedBefore(joined, round.sentAt))
+          round.linkReason += `; a new branch after the error that answered round ${joined.rounds.length}`;
       } else if (pick.length > 1) {
         ambiguous = pick.map((o) => o.conversation);
         reason = `echoes a requestState issued by ${pick.length} open chains with the same tool, arguments and client`;

@@ -12,10 +12,13 @@ export interface Claims {
 
 const EXPIRY_NAMES = ['exp', 'expiresAt', 'expires_at', 'expiry'] as const;
 const ISSUED_NAMES = ['iat', 'issuedAt', 'issued_at'] as const;
-// A request is named by its method or a digest of its salient params.
+// A request is named by its method or a digest of its salient params. The standard JWT
+// claims aud, sub and jti may name it too, but usually name something else (an API, a
+// user, a token): state/no-request-binding reads those against the request itself.
 const REQUEST_NAMES = [
   'method', 'tool', 'toolName', 'tool_name', 'name', 'uri', 'prompt', 'request', 'req',
   'digest', 'requestDigest', 'request_digest', 'paramsHash', 'params_hash', 'argsHash', 'args_hash',
+  'hash', 'h',
 ] as const;
 // A bare sessionId/session is deliberately absent: a session is not a principal.
 const PRINCIPAL_NAMES = [

@@ -207,3 +207,52 @@ describe('mrtr/too-many-rounds', () => {
     expectNone(await run(chain(8)), 'mrtr/too-many-rounds');
   });
 });
+
+describe('mrtr/modified-state-accepted', () => {
+  it('fires when the server completes a retry whose requestState the client edited, without any key', async () => {
+    const b = capture();
+    const r1 = b.call('tools/call', book).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'eyJzdGVwIjoxfQ');
+    b.retry(r1, { c: reply.accept({ ok: true }) }).state('eyJzdGVwIjo5fQ').complete();
+    const a = await run(b.build());
+    const f = expectOne(a, 'mrtr/modified-state-accepted', { exchange: 1, severity: 'warning', conversation: conversationOf(a, 0, 1) });
+    expect(f.message).toMatch(/differs from the one issued in round 1 \(from byte 11\).*answered complete/);
+  });
+
+  it('fires when the edited token is answered with another input_required round', async () => {
+    const b = capture();
+    const r1 = b.call('tools/call', book).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-1');
+    b.retry(r1, { c: reply.accept({ ok: true }) }).state('tok-2').inputRequired({ d: ask.form('more?', { ok: { type: 'boolean' } }) }, 'tok-3');
+    const a = await run(b.build());
+    expectOne(a, 'mrtr/modified-state-accepted', { exchange: 1, severity: 'warning', conversation: conversationOf(a, 0, 1) });
+  });
+
+  it('stays silent when the server rejects the edited token with an error (HTTP 200 or 400)', async () => {
+    for (const status of [200, 400]) {
+      const b = capture();
+      const r1 = b.call('tools/call', book).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-1');
+      b.retry(r1, { c: reply.accept({ ok: true }) }).state('tok-1-edited').error(-32602, 'requestState failed verification', { status });
+      const a = await run(b.build());
+      expectNone(a, 'mrtr/modified-state-accepted');
+      expect(a.findings.some((f) => f.rule === 'mrtr/state-modified')).toBe(true); // the client side is still reported
+    }
+  });
+
+  it('stays silent on a byte-identical echo, and on a retry still waiting for its answer', async () => {
+    const b = capture();
+    const r1 = b.call('tools/call', book).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-1');
+    b.retry(r1, { c: reply.accept({ ok: true }) }).complete();
+    const r3 = b.call('tools/call', { ...book, arguments: { city: 'Rome' } }).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-9');
+    b.retry(r3, { c: reply.accept({ ok: true }) }).state('tok-9-edited').noResponse();
+    expectNone(await run(b.build()), 'mrtr/modified-state-accepted');
+  });
+
+  it('stays silent when the retry carries a token the server itself issued elsewhere (carried over, not edited)', async () => {
+    const b = capture();
+    const other = b.call('tools/call', { name: 'other', arguments: {} }).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-other');
+    const r1 = b.call('tools/call', book).inputRequired({ c: ask.form('ok?', { ok: { type: 'boolean' } }) }, 'tok-1');
+    b.retry(r1, { c: reply.accept({ ok: true }) }).state('tok-other').complete();
+    b.retry(other, { c: reply.accept({ ok: true }) }).complete();
+    const a = await run(b.build());
+    expectNone(a, 'mrtr/modified-state-accepted');
+  });
+});

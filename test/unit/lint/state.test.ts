@@ -95,4 +95,31 @@ describe('state/no-request-binding', () => {
     expectNone(await run(chain((now) => sdkToken(KEY, { s: 1 }, unix(now) + 300, 'tools/call:book'))), 'state/no-request-binding');
     expectNone(await run(chain(() => 'h_9f8e7d6c5b4a')), 'state/no-request-binding');
   });
+
+  it('stays silent for a JWS whose aud, sub or jti names the method or the tool', async () => {
+    for (const claims of [
+      { aud: 'tools/call book', exp: 4102444800 },
+      { aud: ['https://api.example.com', 'urn:mcp:tools/call:book'], exp: 4102444800 },
+      { sub: 'book', exp: 4102444800 },
+      { jti: 'tools/call#7f3a', exp: 4102444800 },
+    ]) expectNone(await run(chain(() => jwsHs256(KEY, claims))), 'state/no-request-binding');
+  });
+
+  it('stays silent for digest claims named hash or h, and a req claim', async () => {
+    expectNone(await run(chain(() => jwsHs256(KEY, { h: 'sha256:9f86d0', exp: 4102444800 }))), 'state/no-request-binding');
+    expectNone(await run(chain(() => jwsHs256(KEY, { hash: '9f86d081884c7d65', exp: 4102444800 }))), 'state/no-request-binding');
+    expectNone(await run(chain(() => b64Json({ req: 'c7', exp: 4102444800 }))), 'state/no-request-binding');
+  });
+
+  it('fires for a JWS whose aud and sub name something else, and says which claims it read', async () => {
+    const a = await run(chain(() => jwsHs256(KEY, { aud: 'https://api.example.com', sub: 'alice', exp: 4102444800 })));
+    const f = expectOne(a, 'state/no-request-binding', { exchange: 0, severity: 'warning', conversation: conversationOf(a, 0, 1) });
+    expect(f.message).toContain('read aud "https://api.example.com", sub "alice": none names tools/call or "book"');
+  });
+
+  it('does not count a claim that only contains the tool name inside a longer word', async () => {
+    const a = await run(chain(() => jwsHs256(KEY, { aud: 'bookkeeping-api', exp: 4102444800 })));
+    const f = expectOne(a, 'state/no-request-binding', { exchange: 0, severity: 'warning', conversation: conversationOf(a, 0, 1) });
+    expect(f.message).toContain('read aud "bookkeeping-api"');
+  });
 });

@@ -52,7 +52,7 @@ describe('mrtr/state-only-hot-loop', () => {
 
   it('fires when state-only rounds are retried with no pause', async () => {
     const a = await run(chain(60));
-    expectOne(a, 'mrtr/state-only-hot-loop', { exchange: 2, severity: 'warning', conversation: conversationOf(a, 0, 1, 2) });
+    expectOne(a, 'mrtr/state-only-hot-loop', { exchange: 2, severity: 'info', conversation: conversationOf(a, 0, 1, 2) });
   });
 
   it('stays silent when the client backs off', async () => {

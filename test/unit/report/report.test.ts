@@ -51,3 +51,40 @@ describe('reports', () => {
     expect(xmlEscape('<a href="x">&\u0000\u0007\'</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;');
   });
 });
+
+describe('text report', () => {
+  it('shows a replay of a completed chain, naming the conversation it replays', async () => {
+    const cap = capture();
+    const first = cap.call('tools/call', { name: 'x', arguments: {} }).inputRequired({ k: ask.form('?', { a: { type: 'string' } }) }, 'T1');
+    cap.retry(first, { k: reply.accept({ a: 'b' }) });
+    cap.retry(first, { k: reply.accept({ a: 'b' }) });
+    const a = await analyze(cap.build());
+    const text = textReport(a, { ...input, exchanges: 3 }, false);
+    expect(text).toMatch(/^tools\/call x {2}c2 {2}complete {2}1 round\(s\) {2}2026-07-28 {2}exchanges 2 {2}replay of c0$/m);
+  });
+
+  it('shows an ambiguous round with its candidates, even in a single-round conversation', async () => {
+    const cap = capture();
+    const conf = { ok: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) };
+    const a1 = cap.call('tools/call', { name: 'x', arguments: {} }).inputRequired(conf);
+    const b1 = cap.call('tools/call', { name: 'x', arguments: {} }).inputRequired(conf);
+    cap.retry(a1, { ok: reply.accept({ ok: true }) });
+    cap.retry(b1, { ok: reply.accept({ ok: true }) });
+    const a = await analyze(cap.build());
+    const text = textReport(a, { ...input, exchanges: 4 }, false);
+    const lines = text.split('\n').filter((l) => l.includes('ambiguous:'));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toContain('candidates c0 (tools/call x, exchanges 0); c1 (tools/call x, exchanges 1)');
+  });
+
+  it('marks a retry that branches from an earlier round than the one before it', async () => {
+    const cap = capture();
+    const first = cap.call('tools/call', { name: 'x', arguments: {} }).inputRequired({ k: ask.form('?', { a: { type: 'string' } }) }, 'T1');
+    cap.retry(first, { k: reply.accept({ a: 'b' }) }).state('T1-edited').error(-32602, 'bad state');
+    cap.retry(first, { k: reply.accept({ a: 'b' }) });
+    const a = await analyze(cap.build());
+    const text = textReport(a, { ...input, exchanges: 3 }, false);
+    expect(text).toMatch(/round 3 {2}#2 {2}id \d+ {2}linked by state {2}branch of round 1 /);
+    expect(text).not.toMatch(/round 2 .*branch of/);
+  });
+});

@@ -94,6 +94,66 @@ describe('threading', () => {
     expect(a.conversations[1].rounds[0].link).toBeNull();
   });
 
+  it('keeps a correct retry after a rejected tampered one in the same conversation, as a branch of the issuing round', async () => {
+    const cap = capture();
+    const first = cap.call('tools/call', args(1)).inputRequired(confirm('ok'), 'tok-1');
+    cap.retry(first, { ok: reply.accept() }).state('tok-1-tampered').error(-32602, 'requestState failed verification');
+    cap.retry(first, { ok: reply.accept() }); // recovers with the token it was given
+    const { a } = await thread(cap.build());
+    expect(a.conversations).toHaveLength(1);
+    const c = a.conversations[0];
+    expect(c.exchanges).toEqual([0, 1, 2]);
+    expect(c.status).toBe('complete');
+    expect(c.replayOf).toBeUndefined();
+    expect(c.rounds.map((r) => [r.link, r.parent, r.outcome])).toEqual([
+      [null, null, 'input_required'], ['match', 0, 'error'], ['state', 0, 'complete'],
+    ]);
+    expect(c.rounds[2].linkReason).toMatch(/new branch after the error that answered round 2/);
+  });
+
+  it('continues a chain whose rotating token expired with a retry of a token it issued earlier', async () => {
+    const cap = capture();
+    const r1 = cap.call('tools/call', args(3)).inputRequired(confirm('q0'), 'T1');
+    const r2 = cap.retry(r1, { q0: reply.accept() }).inputRequired(confirm('q1'), 'T2');
+    cap.wait(120_000);
+    cap.retry(r2, { q1: reply.accept() }).error(-32602, 'requestState expired');
+    const r4 = cap.retry(r1, { q0: reply.accept() }).inputRequired(confirm('q1'), 'T3');
+    cap.retry(r4, { q1: reply.accept() });
+    const { a } = await thread(cap.build());
+    expect(a.conversations).toHaveLength(1);
+    const c = a.conversations[0];
+    expect(c.status).toBe('complete');
+    expect(c.replayOf).toBeUndefined();
+    expect(c.rounds.map((r) => [r.link, r.parent, r.outcome])).toEqual([
+      [null, null, 'input_required'], ['state', 0, 'input_required'], ['state', 1, 'error'],
+      ['state', 0, 'input_required'], ['state', 3, 'complete'],
+    ]);
+  });
+
+  it('keeps an error on the first round and a fresh call of the same tool apart', async () => {
+    const cap = capture();
+    cap.call('tools/call', args(1)).error(-32602, 'unknown argument');
+    const fresh = cap.call('tools/call', args(1)).inputRequired(confirm('ok'), 'tok-f');
+    cap.retry(fresh, { ok: reply.accept() });
+    const { a } = await thread(cap.build());
+    expect(a.conversations.map((c) => [c.exchanges, c.status, c.replayOf])).toEqual([
+      [[0], 'error', undefined], [[1, 2], 'complete', undefined],
+    ]);
+  });
+
+  it('starts a replayOf conversation for a token re-presented after the chain completed, even after a rejected branch', async () => {
+    const cap = capture();
+    const first = cap.call('tools/call', args(1)).inputRequired(confirm('ok'), 'tok-1');
+    cap.retry(first, { ok: reply.accept() }).error(-32603, 'backend busy');
+    cap.retry(first, { ok: reply.accept() });
+    cap.retry(first, { ok: reply.accept() }); // presented again after complete
+    const { a } = await thread(cap.build());
+    expect(a.conversations.map((c) => c.exchanges)).toEqual([[0, 1, 2], [3]]);
+    expect(a.conversations[0].status).toBe('complete');
+    expect(a.conversations[1].replayOf).toBe('c0');
+    expect(a.conversations[1].rounds[0].link).toBeNull();
+  });
+
   it('keeps two clients apart when their ids both restart at 0', async () => {
     const cap = capture();
     const who = (name: string) => ({ 'io.modelcontextprotocol/clientInfo': { name, version: '1' } });

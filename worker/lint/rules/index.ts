@@ -10,6 +10,7 @@ import { serverInitiatedRequest } from './mrtr/server-initiated-request.js';
 import { expiredStateAccepted } from './mrtr/expired-state-accepted.js';
 import { invalidStateAccepted } from './mrtr/invalid-state-accepted.js';
 import { tooManyRounds } from './mrtr/too-many-rounds.js';
+import { modifiedStateAccepted } from './mrtr/modified-state-accepted.js';
 import { stateModified } from './mrtr/state-modified.js';
 import { stateInvented } from './mrtr/state-invented.js';
 import { stateDropped } from './mrtr/state-dropped.js';
@@ -60,7 +61,7 @@ import { legacyResponseNot202 } from './legacy/response-not-202.js';
 export const TIER1_RULES: readonly Rule[] = [
   inputRequiredEmpty, inputRequiredMethod, inputRequestKind, inputRequestUndeclared,
   serverErrorsOnMissing, serverInitiatedRequest, expiredStateAccepted, invalidStateAccepted,
-  tooManyRounds,
+  tooManyRounds, modifiedStateAccepted,
   stateModified, stateInvented, stateDropped, retryReusedId, stateCrossRequest,
   stateParallelReuse, responseMissing, responseKindMismatch, responseUnrequested,
   retryChangedRequest,

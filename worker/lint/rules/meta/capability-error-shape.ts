@@ -1,14 +1,15 @@
-// -32021 tells the client exactly which capability to declare, with HTTP 400.
+// -32021 tells the client exactly which capability to declare, with HTTP 400: the base
+// spec requires the status, so -32021 inside HTTP 200 is an error, not a style point.
 import type { ExchangeRule } from '../../rule.js';
 import { asObject, own } from '../../../decode/meta.js';
 import { MODERN } from '../support.js';
 
-/** ts:513-526. */
+/** base:387-392 (HTTP 400), ts:513-526 (the data shape). */
 export const metaCapabilityErrorShape: ExchangeRule = {
   id: 'meta/capability-error-shape',
   tier: 2,
   severity: 'error',
-  clause: 'ts:513-526',
+  clause: 'base:387-392, ts:513-526',
   title: '-32021 error lacks data.requiredCapabilities or is not HTTP 400',
   scope: 'exchange',
   check(d, record, _ctx, report) {
@@ -22,7 +23,7 @@ export const metaCapabilityErrorShape: ExchangeRule = {
       if (problems.length === 0) continue;
       report({
         exchange: d.seq,
-        message: `MissingRequiredClientCapability error (-32021) ${problems.join(' and ')}; send it with HTTP 400 and data.requiredCapabilities naming what the request must declare`,
+        message: `MissingRequiredClientCapability error (-32021) ${problems.join(' and ')}; the base spec requires HTTP 400; send it with HTTP 400 and data.requiredCapabilities naming what the request must declare`,
       });
     }
   },

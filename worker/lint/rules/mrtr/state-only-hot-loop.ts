@@ -1,4 +1,5 @@
-// requestState-only rounds are load shedding: retrying them instantly defeats the point.
+// requestState-only rounds may be load shedding: retrying them instantly is allowed (the
+// client MAY retry immediately) but defeats the point when the server meant to shed load.
 import type { ConversationRule } from '../../rule.js';
 import { retryPairs, roundLabel } from '../support.js';
 
@@ -7,12 +8,12 @@ const HOT_MS = 100;
 // "Several": one instant retry is allowed (mrtr:252-253 says it MAY retry immediately).
 const SEVERAL = 2;
 
-/** mrtr:252-253. Reported once per chain, at the retry that makes it "several". */
+/** mrtr:252-253, ts:579-580. An annotation, not a breach. Reported once per chain, at the retry that makes it "several". */
 export const stateOnlyHotLoop: ConversationRule = {
   id: 'mrtr/state-only-hot-loop',
   tier: 2,
-  severity: 'warning',
-  clause: 'mrtr:252-253',
+  severity: 'info',
+  clause: 'mrtr:252-253, ts:579-580',
   title: 'client answers several requestState-only rounds with no pause',
   scope: 'conversation',
   check(c, _ctx, report) {
@@ -24,7 +25,7 @@ export const stateOnlyHotLoop: ConversationRule = {
       if (++hot !== SEVERAL) continue;
       report({
         exchange: round.exchange,
-        message: `by ${roundLabel(index)} the client had retried ${hot} requestState-only rounds less than ${HOT_MS} ms after each answer; these rounds are the server shedding load, so back off (the SDK waits 250 ms) before retrying`,
+        message: `by ${roundLabel(index)} the client had retried ${hot} requestState-only rounds less than ${HOT_MS} ms after each answer; allowed, but if the server meant these rounds as load shedding, back off (the SDK waits 250 ms) before retrying`,
       });
     }
   },
