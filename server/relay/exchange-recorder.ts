@@ -1,5 +1,5 @@
-import { createParser, type EventSourceParser } from 'eventsource-parser';
-import type { ExchangeRecord, HeaderPair, SseEventRecord } from '../../worker/protocol.js';
+import type { ExchangeRecord, HeaderPair } from '../../worker/protocol.js';
+import { ResponseRecording } from '../../worker/capture/recording.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 
 /** Which step of an exchange a snapshot is: sinks treat per-event snapshots as cheap. */
@@ -25,43 +25,18 @@ export function pairsFromRaw(raw: readonly string[]): HeaderPair[] {
   return out;
 }
 
-// A fetch Headers as pairs. Fetch lower-cases and sorts them, so the wire order of the
-// response head is not recoverable here; values and Set-Cookie lines are kept.
-export function pairsFromHeaders(headers: Headers): HeaderPair[] {
-  const out: HeaderPair[] = [];
-  headers.forEach((value, name) => {
-    if (name !== 'set-cookie') out.push({ name, value });
-  });
-  for (const value of headers.getSetCookie()) out.push({ name: 'set-cookie', value });
-  return out;
-}
-
-// Index just past the last blank line (an SSE event boundary) in `text`, or 0.
-function lastBoundary(text: string): number {
-  let end = 0;
-  for (const m of text.matchAll(/(?:\r\n|\r|\n)(?:\r\n|\r|\n)/g)) end = m.index + m[0].length;
-  return end;
-}
-
 /**
  * Builds one ExchangeRecord as the exchange progresses and hands a snapshot to `emit` at
  * each step. The record object is mutated in place: `emit` must serialise (or copy) it
  * before returning.
  *
  * Streaming: bytes are observed as they pass through, never collected before being
- * forwarded. An event stream is parsed incrementally (eventsource-parser), each event
- * stamped with the time its terminating blank line arrived.
+ * forwarded; the body itself is recorded by the shared ResponseRecording.
  */
 export class ExchangeRecorder {
   readonly record: ExchangeRecord;
   #emit: (record: ExchangeRecord, stage: RecordStage) => void;
-  #decoder = new TextDecoder('utf-8');
-  #parser: EventSourceParser | undefined;
-  #events: SseEventRecord[] = [];
-  #bodyParts: string[] = [];
-  /** SSE text after the last event boundary: what is left if the stream is cut. */
-  #pending = '';
-  #retry: number | undefined;
+  #recording: ResponseRecording | undefined;
   #done = false;
 
   constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void) {
@@ -82,41 +57,17 @@ export class ExchangeRecorder {
 
   /** The response head arrived. */
   head(response: Response): void {
-    const contentType = response.headers.get('content-type') ?? '';
-    const isSse = contentType.split(';')[0].trim().toLowerCase() === 'text/event-stream';
-    this.record.response = {
-      status: response.status,
-      ...(response.statusText ? { statusText: response.statusText } : {}),
-      headers: pairsFromHeaders(response.headers),
-      receivedAt: Date.now(),
-      ...(isSse ? { events: this.#events } : {}),
-    };
+    const rec = new ResponseRecording(response, { onEvent: () => this.#emit(this.record, 'event') });
+    this.#recording = rec;
+    // The record shares the recording's events array, so each emit sees the events so far.
+    this.record.response = { ...rec.head, ...(rec.eventStream ? { events: rec.events } : {}) };
     this.record.state = 'streaming';
-    if (isSse) {
-      this.#parser = createParser({
-        onEvent: (e) => {
-          const ev: SseEventRecord = { t: Date.now(), data: e.data };
-          if (e.event !== undefined) ev.event = e.event;
-          if (e.id !== undefined) ev.id = e.id;
-          if (this.#retry !== undefined) ev.retry = this.#retry;
-          this.#retry = undefined;
-          this.#events.push(ev);
-          this.#emit(this.record, 'event');
-        },
-        // A `retry:` alone dispatches no event; it is kept on the next event that does.
-        onRetry: (ms) => {
-          this.#retry = ms;
-        },
-      });
-    }
     this.#emit(this.record, 'head');
   }
 
   /** A chunk of the response body passed through. */
   chunk(bytes: Uint8Array): void {
-    const text = this.#decoder.decode(bytes, { stream: true });
-    if (this.#parser) this.#feed(text);
-    else this.#bodyParts.push(text);
+    this.#recording?.chunk(bytes);
   }
 
   /** The body ended normally. */
@@ -129,26 +80,17 @@ export class ExchangeRecorder {
     this.#finish(state, error);
   }
 
-  #feed(text: string): void {
-    if (!text) return;
-    this.#parser!.feed(text);
-    const joined = this.#pending + text;
-    this.#pending = joined.slice(lastBoundary(joined));
-  }
-
   #finish(state: 'complete' | 'aborted' | 'failed', error?: string): void {
     if (this.#done) return;
     this.#done = true;
-    const rest = this.#decoder.decode();
-    if (this.#parser) {
-      this.#feed(rest);
-      if (this.#pending !== '' && this.record.response) this.record.response.tail = this.#pending;
-    } else if (this.record.response) {
-      this.#bodyParts.push(rest);
-      this.record.response.body = this.#bodyParts.join('');
+    const end = this.#recording?.end(state, error);
+    const res = this.record.response;
+    if (end && res) {
+      if (end.body !== undefined) res.body = end.body;
+      if (end.tail !== undefined) res.tail = end.tail;
     }
     this.record.state = state;
-    this.record.endedAt = Date.now();
+    this.record.endedAt = end?.endedAt ?? Date.now();
     if (error !== undefined) this.record.error = error;
     this.#emit(this.record, 'end');
   }

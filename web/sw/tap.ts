@@ -15,12 +15,11 @@
 // send was taken. The Console stores its own copy only when it was not, so there is one copy.
 // A header it cannot read is stripped and the send is not recorded here: the Console, seeing
 // no mark, keeps the copy.
-import type { HeaderPair } from '../../worker/protocol.js';
 import { TAPPED_HEADER, type SendLink } from '../../worker/console/link.js';
 import type { CaptureStore } from '../../worker/storage/index.js';
 import { forwardRequest, markTapped, readLink, withoutLink } from './console-link.js';
 import { ExchangeWriter, type Announce } from './exchange-writer.js';
-import { SseRecorder } from './sse-recorder.js';
+import { ResponseRecording, headerPairs } from '../../worker/capture/recording.js';
 
 export interface TapDeps {
   store: CaptureStore;
@@ -31,13 +30,6 @@ export interface TapDeps {
 
 // Statuses whose responses must be built with a null body.
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-function pairs(headers: Headers): HeaderPair[] {
-  // Headers iteration lowercases names and joins repeats: that is all a worker can see.
-  const out: HeaderPair[] = [];
-  headers.forEach((value, name) => out.push({ name, value }));
-  return out;
-}
 
 function describe(err: unknown): string {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
@@ -86,7 +78,7 @@ export class Tap {
       writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID());
       const id = writer.id;
       const l = link;
-      const headers = pairs(forward.headers);
+      const headers = headerPairs(forward.headers);
       writer.start(async () => ({
         id, source: l ? 'console' : 'sw', startedAt, state: 'pending', session: l?.session ?? (await this.#deps.session()),
         ...(l?.derivedFrom !== undefined ? { derivedFrom: l.derivedFrom } : {}),
@@ -115,47 +107,35 @@ export class Tap {
 
     // 3. Stream back, recording on the way. Nothing here may lose the response.
     try {
-      const receivedAt = Date.now();
-      const isSse = /^\s*text\/event-stream/i.test(upstream.headers.get('content-type') ?? '');
-      writer.head({ status: upstream.status, statusText: upstream.statusText, headers: pairs(upstream.headers), receivedAt }, isSse);
+      const recording = new ResponseRecording(upstream, { onEvent: (ev) => writer.event(ev) });
+      writer.head(recording.head, recording.eventStream);
       if (!upstream.body || NULL_BODY.has(upstream.status) || upstream.type === 'opaque' || upstream.type === 'opaqueredirect') {
-        this.#settle(writer.end({ state: 'complete', endedAt: receivedAt, ...(isSse ? {} : { body: '' }) }));
+        this.#settle(writer.end(recording.end('complete')));
         return link ? markOrKeep(upstream, NULL_BODY.has(upstream.status) ? null : upstream.body, link.id) : upstream;
       }
-      return this.#passThrough(upstream, upstream.body, writer, isSse, signal, link);
+      return this.#passThrough(upstream, upstream.body, writer, recording, signal, link);
     } catch (err) {
       this.#settle(writer.end({ state: 'failed', endedAt: Date.now(), error: `not recorded: ${describe(err)}` }));
       return upstream;
     }
   }
 
-  #passThrough(upstream: Response, body: ReadableStream<Uint8Array>, writer: ExchangeWriter, isSse: boolean, signal: AbortSignal, link: SendLink | undefined): Response {
-    const decoder = new TextDecoder();
-    const sse = isSse ? new SseRecorder((ev) => writer.event(ev)) : null;
-    const text: string[] = [];
-    let recording = true;
+  #passThrough(upstream: Response, body: ReadableStream<Uint8Array>, writer: ExchangeWriter, recording: ResponseRecording, signal: AbortSignal, link: SendLink | undefined): Response {
+    let recordingOk = true;
     // Recording runs after the chunk is enqueued, so the page never waits for it.
-    const record = (chunk: Uint8Array | null): void => {
-      if (!recording) return;
+    const record = (chunk: Uint8Array): void => {
+      if (!recordingOk) return;
       try {
-        const t = Date.now();
-        const s = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-        if (sse) sse.feed(s, t);
-        else text.push(s);
+        recording.chunk(chunk);
       } catch {
-        recording = false;
+        recordingOk = false;
       }
     };
     let ended = false;
     const finish = (state: 'complete' | 'aborted' | 'failed', error?: string): void => {
       if (ended) return;
       ended = true;
-      record(null);
-      this.#settle(writer.end({
-        state, endedAt: Date.now(),
-        ...(error !== undefined ? { error } : {}),
-        ...(sse ? { tail: sse.tail } : { body: text.join('') }),
-      }));
+      this.#settle(writer.end(recording.end(state, error)));
     };
     const stream = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {

@@ -4,7 +4,7 @@
 import type { ExchangeRecord, HeaderPair } from '../protocol.js';
 import { headerValue } from './fields.js';
 import { redactCookies, sanitizeRecord } from './sanitize.js';
-import { serializeEventStream } from './sse-text.js';
+import { serializeEventStream } from './event-stream.js';
 import type { ExportOptions } from './types.js';
 
 /** The `creator` written into exported HARs. */

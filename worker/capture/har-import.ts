@@ -6,7 +6,7 @@ import {
   base64Bytes, epochMs, headerValue, isObj, isProblem, num, own, readHeaders, str, utf8, type Obj,
 } from './fields.js';
 import { isSource, isState, readEvents } from './record-read.js';
-import { parseEventStreamText } from './sse-text.js';
+import { parseEventStreamText } from './event-stream.js';
 import type { SkippedEntry } from './types.js';
 
 /** A remark about one entry; importCapture groups them by kind into notes. */

@@ -5,8 +5,8 @@
 // With `tap` hooks (the page), a linked send carries the link header, and the answer says
 // whether the tap took it (`tapped`) and stored it: the caller then stores its own copy only
 // when it did not, so each send is stored once. Without hooks (Node) the link is ignored.
-import { createParser } from 'eventsource-parser';
 import type { HeaderPair, SseEventRecord } from '../protocol.js';
+import { isEventStream, ResponseRecording } from '../capture/recording.js';
 import { formatLink, LINK_HEADER, TAPPED_HEADER } from './link.js';
 import type { ConsoleRequest, ConsoleResponse, Transport } from './types.js';
 
@@ -118,8 +118,8 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
     const tapped = linkHeader && req.link && mark === req.link.id ? { tapped: { id: mark, stored: false } } : {};
     const head = { status: res.status, statusText: res.statusText, headers, sentAt, receivedAt, ...tapped };
     try {
-      if ((res.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream') && res.body) {
-        const events = await readEvents(res.body, requestId(req.body));
+      if (isEventStream(res.headers.get('content-type')) && res.body) {
+        const events = await readEvents(res, res.body, requestId(req.body));
         return { ...head, events, endedAt: Date.now() };
       }
       return { ...head, body: await res.text(), endedAt: Date.now() };
@@ -129,15 +129,11 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
   }
 }
 
-async function readEvents(body: ReadableStream<Uint8Array>, id: unknown): Promise<SseEventRecord[]> {
-  const events: SseEventRecord[] = [];
+// Reads the stream through the shared recording until the answer to our request id.
+async function readEvents(res: Response, body: ReadableStream<Uint8Array>, id: unknown): Promise<SseEventRecord[]> {
   let answered = false;
-  const parser = createParser({
+  const recording = new ResponseRecording(res, {
     onEvent(ev) {
-      const rec: SseEventRecord = { t: Date.now(), data: ev.data };
-      if (ev.event !== undefined) rec.event = ev.event;
-      if (ev.id !== undefined) rec.id = ev.id;
-      events.push(rec);
       try {
         const m = JSON.parse(ev.data) as { id?: unknown; result?: unknown; error?: unknown };
         if (m && m.id === id && (m.result !== undefined || m.error !== undefined)) answered = true;
@@ -147,16 +143,16 @@ async function readEvents(body: ReadableStream<Uint8Array>, id: unknown): Promis
     },
   });
   const reader = body.getReader();
-  const text = new TextDecoder();
   try {
     while (!answered) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(text.decode(value, { stream: true }));
+      recording.chunk(value);
     }
+    recording.end('complete');
   } finally {
     if (answered) await reader.cancel().catch(() => undefined);
     else reader.releaseLock();
   }
-  return events;
+  return recording.events;
 }

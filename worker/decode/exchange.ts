@@ -1,6 +1,6 @@
 // Decoding one raw exchange into JSON-RPC messages, tagged with direction, stream and time.
 import type { BodyProblem, DecodedExchange, ExchangeRecord, MessageStream, RpcMessage, SseEventRecord } from '../protocol.js';
-import { parseEventStreamText } from '../capture/sse-text.js';
+import { parseEventStreamText } from '../capture/event-stream.js';
 import { eraOf } from './era.js';
 import { header, mediaType } from './headers.js';
 import { parseMessages } from './jsonrpc.js';
