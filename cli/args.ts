@@ -1,6 +1,8 @@
 // Command-line parsing for `mrtr-inspector`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
 import { parseReplayCommand, REPLAY_USAGE, unexpectedArguments, type ReplayCommand } from './replay.js';
+import { parseWrapCommand, WRAP_USAGE, type WrapCommand } from './wrap/wrap-args.js';
+import { defaultJsonlPath } from '../server/relay/capture-path.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -9,10 +11,12 @@ export type Command =
   | { kind: 'version' }
   | { kind: 'lint'; path: string; keys: string[]; format: OutputFormat; maxRounds: number; ttlBound: number; allowPartial: boolean; output?: string; color?: boolean }
   | ReplayCommand
+  | WrapCommand
   | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: mrtr-inspector lint <capture.har|capture.jsonl> [options]
        mrtr-inspector replay <capture.har|capture.jsonl> --target <url> [options]
+       mrtr-inspector wrap [--name NAME] [--serve] -- <stdio server command…>
 
 Lints MCP 2026-07-28 multi round-trip traffic in a HAR 1.2 or mrtr-inspector JSONL capture.
 
@@ -30,7 +34,7 @@ Options:
   --help               print this help
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
-${REPLAY_USAGE}`;
+${REPLAY_USAGE}${WRAP_USAGE}`;
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
   if (v === undefined) return dflt;
@@ -50,7 +54,13 @@ function commandWord(argv: readonly string[]): string | undefined {
 }
 
 /** Parses argv (without node and script). Never throws. */
-export function parseCommand(argv: readonly string[]): Command {
+export function parseCommand(argv: readonly string[], env: Record<string, string | undefined> = process.env): Command {
+  // The server command after `--` is not ours to read: look for the command word before it.
+  const dd = argv.indexOf('--');
+  if (commandWord(dd === -1 ? argv : argv.slice(0, dd)) === 'wrap') {
+    const wrap = parseWrapCommand(argv, env, defaultJsonlPath());
+    return typeof wrap === 'string' ? { kind: 'usage-error', message: wrap } : wrap;
+  }
   if (commandWord(argv) === 'replay') return parseReplayCommand(argv);
   let parsed;
   try {
@@ -79,7 +89,7 @@ export function parseCommand(argv: readonly string[]): Command {
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
   // Not echoed when a key was given: it may be the tail of an unquoted key (see unexpectedArguments).
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "lint" and "replay"` };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "lint", "replay" and "wrap"` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   const format = values.format ?? 'text';

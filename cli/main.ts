@@ -18,6 +18,7 @@ import { textReport } from '../worker/report/text.js';
 import { terminalSafe } from '../worker/report/terminal-safe.js';
 import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
+import { runWrap } from './wrap/run-wrap.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -33,6 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'version': process.stdout.write(version() + '\n'); return 0;
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${terminalSafe(cmd.message)}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
+    case 'wrap': return runWrap(cmd);
   }
 
   const keys = parseKeys(cmd.keys);

@@ -75,6 +75,23 @@ export interface ExchangeRecord {
   error?: string;
   /** For a re-sent or edited request: the id of the exchange it was made from. */
   derivedFrom?: string;
+  /** Set when the exchange travelled over a stdio server's pipes, not HTTP (see StdioInfo). */
+  stdio?: StdioInfo;
+}
+
+/**
+ * The stdio transport marker. A stdio exchange is mapped onto the HTTP-shaped record so
+ * one decoder serves both: `request.method` is POST for a line the client wrote and GET for
+ * server lines that no open client request could carry (like the legacy GET stream);
+ * `request.url` is `stdio://<name>`; there are no headers; `response.status` is 200 and
+ * `response.events` holds the server's lines (one event per line, `data` = the line).
+ * Rules about HTTP itself never apply to these (Rule.transport).
+ */
+export interface StdioInfo {
+  /** The wrapped server's name (the URL's host part). */
+  name: string;
+  /** How the server process ended, on the records it left unanswered and on its last record. */
+  exit?: { code: number | null; signal: string | null; stderrTail: string };
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,17 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
+import { defaultJsonlPath } from './capture-path.js';
 import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
 import { foreignOriginProblem, hostProblem, ownOrigin, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
+import { handleIngest } from './stdio-ingest.js';
 
 /** The embedded demo server's web-standard face (server/demo/handler.ts). */
 export interface DemoHandler {
@@ -46,6 +47,8 @@ export interface RelayContext {
   /** A recorder for one external client's exchange (source 'relay'). */
   recorder(req: IncomingMessage, start: Omit<ExchangeStart, 'id' | 'seq' | 'session' | 'client'>): ExchangeRecorder;
   demoUrl(req: IncomingMessage): string;
+  /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's session. */
+  ingest(record: ExchangeRecord): void;
   relayUrl(req: IncomingMessage, targetId: string): string;
 }
 
@@ -78,10 +81,7 @@ function chooseToken(given: string | undefined): string {
   return token;
 }
 
-/** Default capture path when neither the option nor MRTR_RELAY_JSONL is set. */
-export function defaultJsonlPath(): string {
-  return join(tmpdir(), 'mrtr-inspector', 'relay-capture.jsonl');
-}
+export { defaultJsonlPath };
 
 const DENIED_TOKEN = 'Refused: the relay URL needs the token printed when the inspector started (http://127.0.0.1:<port>/relay/<token>/<target>). Copy the current relay URL from the terminal or the inspector page.';
 const WRONG_TOKEN = 'Refused: wrong relay token. The token changes on every start unless MRTR_RELAY_TOKEN is set; copy the current relay URL from the terminal or the inspector page.';
@@ -109,6 +109,7 @@ export function createRelay(opts: RelayOptions): Relay {
   let seq = 0;
   let connections = 0;
   const clientIds = new WeakMap<Socket, string>();
+  const ingestedSeq = new Map<string, number>();
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
 
@@ -134,6 +135,16 @@ export function createRelay(opts: RelayOptions): Relay {
     backlog: new Backlog(capture),
     pages,
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
+    ingest(record) {
+      // The same id arrives again as the exchange progresses: it keeps its first position.
+      let at = ingestedSeq.get(record.id);
+      if (at === undefined) ingestedSeq.set(record.id, (at = seq++));
+      record.seq = at;
+      record.session = session;
+      const final = record.state !== 'pending' && record.state !== 'streaming';
+      if (final) ingestedSeq.delete(record.id);
+      deliver(record, final ? 'end' : 'request');
+    },
     relayUrl: (req, targetId) => `${ownOrigin(req)}/relay/${token}/${encodeURIComponent(targetId)}`,
     route(req, targetId, query) {
       if (targetId === DEMO_TARGET_ID) {
@@ -183,6 +194,7 @@ export function createRelay(opts: RelayOptions): Relay {
     if (path.startsWith('/demo/')) return refuse(res, 404, 'The embedded demo MCP server lives at /demo/mcp.');
     const segments = path.split('/').slice(2).map(safeDecode);
     if (segments[0] === 'api') return handlePageApi(ctx, req, res, segments.slice(1));
+    if (segments[0] === 'ingest' && segments.length === 1) return handleIngest(req, res, token, (r) => ctx.ingest(r));
     return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
   };
 

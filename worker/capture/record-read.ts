@@ -1,6 +1,6 @@
 // Checks a parsed JSON value against the ExchangeRecord shape and copies only the known
 // fields into a fresh object. Used for JSONL lines, which are ExchangeRecords as written.
-import type { ExchangeRecord, ExchangeSource, ExchangeState, SseEventRecord } from '../protocol.js';
+import type { ExchangeRecord, ExchangeSource, ExchangeState, SseEventRecord, StdioInfo } from '../protocol.js';
 import { isObj, isProblem, num, own, readHeaders, str, type FieldProblem, type Obj } from './fields.js';
 
 const SOURCES: readonly ExchangeSource[] = ['sw', 'relay', 'import', 'console'];
@@ -132,5 +132,30 @@ export function readRecord(v: unknown, where: string, seq: number): Read<Exchang
   if (endedAt !== undefined) rec.endedAt = endedAt as number;
   if (error !== undefined) rec.error = error as string;
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom as string;
+  if (own(v, 'stdio') !== undefined) {
+    const stdio = readStdio(own(v, 'stdio'), `${dot(where)}stdio`);
+    if (isProblem(stdio)) return stdio;
+    rec.stdio = stdio;
+  }
   return rec;
+}
+
+/** Reads the stdio transport marker (`{name, exit?: {code, signal, stderrTail}}`). */
+export function readStdio(v: unknown, where: string): Read<StdioInfo> {
+  if (!isObj(v)) return { where, message: 'stdio must be an object' };
+  const name = str(v, 'name');
+  if (name === undefined) return { where: `${where}.name`, message: 'stdio.name must be a string' };
+  const out: StdioInfo = { name };
+  const exit = own(v, 'exit');
+  if (exit === undefined) return out;
+  const w = `${where}.exit`;
+  if (!isObj(exit)) return { where: w, message: 'stdio.exit must be an object' };
+  const code = own(exit, 'code');
+  const signal = own(exit, 'signal');
+  const stderrTail = own(exit, 'stderrTail');
+  if (code !== null && !(typeof code === 'number' && Number.isInteger(code))) return { where: `${w}.code`, message: 'code must be a whole number or null' };
+  if (signal !== null && typeof signal !== 'string') return { where: `${w}.signal`, message: 'signal must be a string or null' };
+  if (typeof stderrTail !== 'string') return { where: `${w}.stderrTail`, message: 'stderrTail must be a string' };
+  out.exit = { code: code as number | null, signal: signal as string | null, stderrTail };
+  return out;
 }

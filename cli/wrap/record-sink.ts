@@ -1,0 +1,135 @@
+// Where the wrap's records go: the running inspector's relay (`POST /relay/ingest` with the
+// relay token), or, when there is none or it goes away, the relay's JSONL capture file,
+// which the page drains when it next opens. Records are batched (latest copy per id) and
+// posted one batch at a time, so a burst costs a few requests, never one per message.
+//
+// Hazard: a batch whose POST failed may or may not have arrived; it is written to the file
+// as well. That is safe because a later line for the same id replaces an earlier one
+// everywhere records are read, and the copy in the file is never older than what was sent.
+import { appendFile, mkdir, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ExchangeRecord } from '../../worker/protocol.js';
+import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
+
+/** The relay ingest path and the header that carries the token. */
+export const INGEST_PATH = '/relay/ingest';
+export const TOKEN_HEADER = 'x-mrtr-relay-token';
+
+export interface SinkOptions {
+  /** The inspector's origin (http://127.0.0.1:5173) and relay token; without both, file only. */
+  inspector?: { url: string; token: string };
+  /** The JSONL capture file to fall back to. */
+  file: string;
+  /** Says a problem once, on stderr (never stdout: that is the client's). */
+  warn(message: string): void;
+}
+
+/** Collects records and delivers them, to the relay while it answers, else to the file. */
+export class RecordSink {
+  readonly #o: SinkOptions;
+  #queue = new Map<string, ExchangeRecord>();
+  #mode: 'relay' | 'file';
+  #busy: Promise<void> | null = null;
+  #scheduled = false;
+  #fileChain: Promise<void> = Promise.resolve();
+  #posted = 0;
+  #written = 0;
+
+  constructor(o: SinkOptions) {
+    this.#o = o;
+    this.#mode = o.inspector ? 'relay' : 'file';
+  }
+
+  /** 'relay' while the inspector takes records, 'file' after it did not. */
+  get mode(): 'relay' | 'file' {
+    return this.#mode;
+  }
+
+  /** Records accepted by the relay and lines written to the file so far. */
+  get counts(): { posted: number; written: number } {
+    return { posted: this.#posted, written: this.#written };
+  }
+
+  /** Queues the record as it is now (serialised at send time; later changes win). */
+  put(record: ExchangeRecord): void {
+    this.#queue.set(record.id, snapshot(record));
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        void this.#pump();
+      });
+    }
+  }
+
+  /** Resolves when everything queued so far has been delivered somewhere. */
+  async flush(): Promise<void> {
+    while (this.#queue.size > 0 || this.#busy) {
+      if (this.#busy) await this.#busy;
+      else await this.#pump();
+    }
+    await this.#fileChain;
+  }
+
+  #pump(): Promise<void> {
+    if (this.#busy || this.#queue.size === 0) return this.#busy ?? Promise.resolve();
+    const batch = [...this.#queue.values()];
+    this.#queue = new Map();
+    this.#busy = (this.#mode === 'relay' ? this.#post(batch) : this.#write(batch)).finally(() => {
+      this.#busy = null;
+      if (this.#queue.size > 0) void this.#pump();
+    });
+    return this.#busy;
+  }
+
+  async #post(batch: ExchangeRecord[]): Promise<void> {
+    const { url, token } = this.#o.inspector!;
+    let problem: string | undefined;
+    try {
+      const res = await fetch(new URL(INGEST_PATH, url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+        body: JSON.stringify(batch),
+      });
+      const text = await res.text();
+      if (res.ok) {
+        this.#posted += batch.length;
+        return;
+      }
+      problem = `the inspector at ${url} refused the records (HTTP ${res.status}: ${text.slice(0, 200)})`;
+    } catch (err) {
+      problem = `the inspector at ${url} cannot be reached (${(err as Error).message})`;
+    }
+    this.#mode = 'file';
+    this.#o.warn(`mrtr-inspector wrap: ${problem}; recording to ${this.#o.file} instead (the inspector page drains it when it opens).`);
+    await this.#write(batch);
+  }
+
+  #write(batch: ExchangeRecord[]): Promise<void> {
+    const text = batch.map(jsonlLine).join('');
+    const path = this.#o.file;
+    const job = this.#fileChain.then(async () => {
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        const size = await stat(path).then((s) => s.size, () => 0);
+        const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
+        await appendFile(path, size === 0 ? header + text : text);
+        this.#written += batch.length;
+      } catch (err) {
+        this.#o.warn(`mrtr-inspector wrap: cannot write records to ${path}: ${(err as Error).message}. Set MRTR_RELAY_JSONL to a writable path.`);
+      }
+    });
+    this.#fileChain = job;
+    return job;
+  }
+}
+
+// A copy that freezes the record's present state: the pairing goes on changing its state,
+// events and exit info, never the strings, so those are shared (a deep clone would copy a
+// 50 MB line on every update).
+function snapshot(r: ExchangeRecord): ExchangeRecord {
+  const copy: ExchangeRecord = { ...r };
+  if (r.response) copy.response = { ...r.response, ...(r.response.events ? { events: r.response.events.slice() } : {}) };
+  if (r.stdio) copy.stdio = { ...r.stdio };
+  return copy;
+}

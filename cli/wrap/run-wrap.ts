@@ -1,0 +1,104 @@
+// `mrtr-inspector wrap` in tap mode: runs the server command as a child with its stdin,
+// stdout and stderr passed through, and records copies of the lines as exchanges.
+//
+// Hazard: the client must see exactly what it would see without us. Every chunk is written
+// on before a copy of it is parsed, nothing waits on recording, back-pressure is honoured in
+// both directions, our own messages go only to stderr, and we exit the way the child did
+// (same code, or the same signal re-raised).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { LineSplitter } from './line-splitter.js';
+import { RecordSink } from './record-sink.js';
+import { StdioPairing } from './stdio-pairing.js';
+import type { WrapCommand } from './wrap-args.js';
+
+/** How much of the child's stderr is kept for a crash report. */
+const STDERR_TAIL = 4096;
+/** How long records may take to land after the child ends before we exit anyway. */
+const FLUSH_LIMIT_MS = 3000;
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Runs the wrap; resolves to the exit status (or never, when the child's signal is re-raised). */
+export async function runWrap(cmd: WrapCommand): Promise<number> {
+  const client = `stdio:${cmd.name}:${process.pid}`;
+  const sink = new RecordSink({ file: cmd.capture, warn: warnOnce(), ...(cmd.inspector ? { inspector: cmd.inspector } : {}) });
+  const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID });
+
+  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const started = await new Promise<Error | null>((resolve) => {
+    child.once('spawn', () => resolve(null));
+    child.once('error', (err) => resolve(err));
+  });
+  if (started) {
+    process.stderr.write(`mrtr-inspector wrap: cannot start ${JSON.stringify(cmd.command)}: ${started.message}. Check the command after "--".\n`);
+    return 127;
+  }
+
+  const fromClient = new LineSplitter((line) => pairing.clientLine(line.toString('utf8')));
+  const fromServer = new LineSplitter((line) => pairing.serverLine(line.toString('utf8')));
+  let stderrTail = '';
+
+  // Client → server. A child that has exited makes its stdin fail with EPIPE: the client
+  // then learns of it from the closed stdout, as it would without us.
+  child.stdin.on('error', () => undefined);
+  process.stdin.on('data', (chunk: Buffer) => {
+    if (!child.stdin.write(chunk)) {
+      process.stdin.pause();
+      child.stdin.once('drain', () => process.stdin.resume());
+    }
+    fromClient.push(chunk);
+  });
+  process.stdin.on('end', () => {
+    fromClient.end();
+    child.stdin.end();
+  });
+  process.stdin.on('error', () => child.stdin.end());
+
+  // Server → client, and its stderr.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => undefined);
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (!process.stdout.write(chunk)) {
+      child.stdout.pause();
+      process.stdout.once('drain', () => child.stdout.resume());
+    }
+    fromServer.push(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+
+  const forward = (sig: NodeJS.Signals) => () => {
+    child.kill(sig);
+  };
+  const handlers = FORWARDED.map((sig) => [sig, forward(sig)] as const);
+  for (const [sig, h] of handlers) process.on(sig, h);
+
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
+  fromServer.end();
+  pairing.exit({ code, signal, stderrTail });
+  // Nothing more comes from the client that matters; let the process end when we are done.
+  process.stdin.pause();
+  process.stdin.unref?.();
+  await Promise.race([sink.flush(), new Promise((r) => setTimeout(r, FLUSH_LIMIT_MS).unref())]);
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  for (const [sig, h] of handlers) process.off(sig, h);
+  if (signal) {
+    process.kill(process.pid, signal);
+    // Signals that do not end us by default still must not leave us running.
+    await new Promise((r) => setTimeout(r, 100));
+    return 128 + 1;
+  }
+  return code ?? 1;
+}
+
+// Problems are said once each: a client's log is no place for a stream of warnings.
+function warnOnce(): (message: string) => void {
+  const said = new Set<string>();
+  return (m) => {
+    if (said.has(m)) return;
+    said.add(m);
+    process.stderr.write(m + '\n');
+  };
+}

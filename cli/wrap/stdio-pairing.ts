@@ -1,0 +1,170 @@
+// Turns the lines of a stdio MCP conversation into exchange records: each client request is
+// paired with the server's answer by JSON-RPC id, and what the server says while exactly
+// one request is open (progress, logs, legacy server-to-client requests) joins that
+// request's record, the way an HTTP call's event stream would carry it. No Node APIs: the
+// wrap process feeds it lines, tests feed it strings.
+//
+// Hazard: ids belong to the client, who may reuse one after its answer or (wrongly) while it
+// is still open; pairing keys on the open set only, and a reused open id closes the older
+// record as aborted rather than letting two records wait for one answer.
+import { PROTOCOL_VERSION, type ExchangeRecord, type StdioInfo } from '../../worker/protocol.js';
+
+/** What the recorder says about a record: it started (or changed), or it ended. */
+export type PairingStage = 'start' | 'end';
+
+export interface PairingOptions {
+  /** The server's name: URL `stdio://<name>`. */
+  name: string;
+  /** The client identity threading keeps chains apart by (one per wrap process). */
+  client: string;
+  emit(record: ExchangeRecord, stage: PairingStage): void;
+  now?: () => number;
+  newId?: () => string;
+}
+
+/** How the server process ended. */
+export interface ExitInfo { code: number | null; signal: string | null; stderrTail: string }
+
+interface Open {
+  record: ExchangeRecord;
+  /** Request ids (canonical text) still waiting for an answer. */
+  waiting: Set<string>;
+}
+
+// A JSON-RPC message's id as a map key: 1 and "1" are different ids.
+const idKey = (id: unknown): string => JSON.stringify(id) ?? 'undefined';
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRequest = (m: unknown): m is { id: unknown; method: string } =>
+  isObject(m) && typeof m.method === 'string' && 'id' in m && m.id !== undefined;
+const isAnswer = (m: unknown): m is { id: unknown } => isObject(m) && typeof m.method !== 'string' && ('result' in m || 'error' in m) && 'id' in m;
+
+/** Pairs one stdio conversation's lines into records. */
+export class StdioPairing {
+  readonly #o: PairingOptions;
+  readonly #now: () => number;
+  readonly #newId: () => string;
+  readonly #url: string;
+  readonly #open = new Map<string, Open>();
+  #seq = 0;
+  #ids = 0;
+
+  constructor(o: PairingOptions) {
+    this.#o = o;
+    this.#now = o.now ?? Date.now;
+    this.#url = `stdio://${encodeURIComponent(o.name)}`;
+    this.#newId = o.newId ?? (() => `stdio-${o.client}-${++this.#ids}`);
+  }
+
+  /** Records still waiting for an answer. */
+  get pending(): number {
+    return new Set([...this.#open.values()].map((o) => o.record)).size;
+  }
+
+  /** A line the client wrote to the server (without its newline). */
+  clientLine(text: string, t = this.#now()): void {
+    const msg = parse(text);
+    const requests = Array.isArray(msg) ? msg.filter(isRequest) : isRequest(msg) ? [msg] : [];
+    if (requests.length === 0) {
+      // Notifications, answers to server requests, and lines that are not JSON: one record
+      // each, finished at once (stdio has no acknowledgement to wait for).
+      const record = this.#record('POST', t, text);
+      record.state = 'complete';
+      record.endedAt = t;
+      this.#o.emit(record, 'end');
+      return;
+    }
+    const record = this.#record('POST', t, text);
+    const open: Open = { record, waiting: new Set() };
+    for (const r of requests) {
+      const key = idKey(r.id);
+      const older = this.#open.get(key);
+      if (older) this.#abort(older, `the client sent another request with id ${key} before this one was answered`, t);
+      open.waiting.add(key);
+      this.#open.set(key, open);
+    }
+    this.#o.emit(record, 'start');
+  }
+
+  /** A line the server wrote to the client (without its newline). */
+  serverLine(text: string, t = this.#now()): void {
+    const msg = parse(text);
+    const answers = Array.isArray(msg) ? msg.filter(isAnswer) : isAnswer(msg) ? [msg] : [];
+    const target = answers.length > 0 ? this.#open.get(idKey(answers[0].id)) : this.#onlyOpen();
+    if (!target) {
+      // Nothing to attach it to: a record of its own, like a legacy GET stream's event.
+      const record = this.#record('GET', t, undefined);
+      record.response = { status: 200, headers: [], receivedAt: t, events: [{ t, data: text }] };
+      record.state = 'complete';
+      record.endedAt = t;
+      this.#o.emit(record, 'end');
+      return;
+    }
+    const rec = target.record;
+    rec.response ??= { status: 200, headers: [], receivedAt: t, events: [] };
+    rec.response.events!.push({ t, data: text });
+    for (const a of answers) {
+      const key = idKey(a.id);
+      if (this.#open.get(key) === target) {
+        target.waiting.delete(key);
+        this.#open.delete(key);
+      }
+    }
+    if (answers.length > 0 && target.waiting.size === 0) {
+      rec.state = 'complete';
+      rec.endedAt = t;
+      this.#o.emit(rec, 'end');
+    } else {
+      rec.state = 'streaming';
+      this.#o.emit(rec, 'start');
+    }
+  }
+
+  /** The server process ended: every open record is aborted with how it ended, and an
+   *  abnormal end leaves one more record carrying it, so the capture shows the crash even
+   *  when nothing was in flight. */
+  exit(info: ExitInfo, t = this.#now()): void {
+    const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+    const tail = info.stderrTail ? `; its last stderr output: ${info.stderrTail.slice(-500)}` : '';
+    for (const o of new Set(this.#open.values())) {
+      o.record.stdio = { ...o.record.stdio!, exit: info };
+      this.#abort(o, `the server process ${how} before answering${tail}`, t);
+    }
+    if (info.code === 0 && info.signal === null) return;
+    const record = this.#record('GET', t, undefined);
+    record.stdio = { ...record.stdio!, exit: info };
+    record.state = 'failed';
+    record.endedAt = t;
+    record.error = `the server process ${how}${tail}`;
+    this.#o.emit(record, 'end');
+  }
+
+  #onlyOpen(): Open | undefined {
+    const distinct = new Set(this.#open.values());
+    return distinct.size === 1 ? [...distinct][0] : undefined;
+  }
+
+  #abort(o: Open, why: string, t: number): void {
+    for (const k of o.waiting) if (this.#open.get(k) === o) this.#open.delete(k);
+    o.waiting.clear();
+    o.record.state = 'aborted';
+    o.record.error = why;
+    o.record.endedAt = t;
+    this.#o.emit(o.record, 'end');
+  }
+
+  #record(method: 'POST' | 'GET', t: number, body: string | undefined): ExchangeRecord {
+    const stdio: StdioInfo = { name: this.#o.name };
+    const request: ExchangeRecord['request'] = { method, url: this.#url, headers: [] };
+    if (body !== undefined) request.body = body;
+    return { v: PROTOCOL_VERSION, id: this.#newId(), seq: this.#seq++, source: 'relay', client: this.#o.client, startedAt: t, request, state: 'pending', stdio };
+  }
+}

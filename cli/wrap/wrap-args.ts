@@ -1,0 +1,95 @@
+// Command-line parsing for `mrtr-inspector wrap`: a pure function, tested without a process.
+// Everything after `--` is the server command and is never read as our options.
+import { parseArgs } from 'node:util';
+import { basename, extname } from 'node:path';
+
+/** A parsed `wrap` command. */
+export interface WrapCommand {
+  kind: 'wrap';
+  /** The server's name (URL `stdio://<name>`, relay target `stdio-<name>`). */
+  name: string;
+  command: string;
+  args: string[];
+  /** Serve mode: no client on our stdin; the inspector's Console drives the server. */
+  serve: boolean;
+  /** The inspector's origin and relay token; absent when neither flags nor env give both. */
+  inspector?: { url: string; token: string };
+  /** The JSONL capture file to fall back to. */
+  capture: string;
+}
+
+export const WRAP_USAGE = `
+       mrtr-inspector wrap [--name NAME] [options] -- <server command…>
+       mrtr-inspector wrap --serve [--name NAME] [options] -- <server command…>
+
+wrap runs a stdio MCP server as its child: put it in place of the server command in a
+client's configuration. Bytes pass through unchanged; each request and its answer is
+recorded as a stdio://NAME exchange in the running inspector (or, with none running, in its
+capture file, which the page drains when it opens). With --serve no client is attached:
+the server becomes the relay target stdio-NAME, driven from the inspector's Console.
+
+Wrap options:
+  --name NAME          the server's name (default: from the command)
+  --inspector URL      the inspector's address (default MRTR_INSPECTOR_URL, else http://127.0.0.1:5173)
+  --token TOKEN        the relay token printed by \`npm start\` (default MRTR_RELAY_TOKEN)
+  --capture FILE       the capture file (default MRTR_RELAY_JSONL, else the relay's default)
+`;
+
+const RUNNERS = new Set(['node', 'nodejs', 'npx', 'tsx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pipx', 'ruby', 'java', 'dotnet', 'go', 'cargo', 'sh', 'bash', 'npm', 'pnpm', 'yarn']);
+
+/** A name for the server from its command line: the script or package, not the runner. */
+export function defaultName(command: string, args: readonly string[]): string {
+  const words = [command, ...args].filter((w) => !w.startsWith('-'));
+  const pick = words.find((w, i) => i > 0 || !RUNNERS.has(basename(w))) ?? command;
+  const base = basename(pick.replace(/@[^/@]*$/, '')).replace(extname(pick), '') || 'server';
+  return safeName(base);
+}
+
+/** Names travel in URLs and target ids: keep them to a safe alphabet. */
+export function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64) || 'server';
+}
+
+/** Parses the arguments after `wrap`; a string is a usage error. */
+export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture: string): WrapCommand | string {
+  const dd = argv.indexOf('--');
+  const own = dd === -1 ? [...argv] : argv.slice(0, dd);
+  const server = dd === -1 ? [] : argv.slice(dd + 1);
+  let values;
+  let positionals;
+  try {
+    ({ values, positionals } = parseArgs({
+      args: own,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        inspector: { type: 'string' },
+        token: { type: 'string' },
+        capture: { type: 'string' },
+        serve: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (positionals[0] === 'wrap') positionals = positionals.slice(1);
+  if (positionals.length > 0) return `wrap takes the server command after "--": mrtr-inspector wrap -- ${positionals.join(' ')}`;
+  if (server.length === 0) return 'wrap needs the server command after "--": mrtr-inspector wrap -- node my-server.js';
+  const [command, ...args] = server;
+  const url = values.inspector ?? env.MRTR_INSPECTOR_URL ?? 'http://127.0.0.1:5173';
+  try {
+    new URL(url);
+  } catch {
+    return `--inspector must be a URL such as http://127.0.0.1:5173, got "${url}"`;
+  }
+  const token = values.token ?? env.MRTR_RELAY_TOKEN;
+  const serve = values.serve ?? false;
+  if (serve && !token) return 'wrap --serve needs the relay token (--token or MRTR_RELAY_TOKEN, printed by `npm start`)';
+  return {
+    kind: 'wrap',
+    name: values.name !== undefined ? safeName(values.name) : defaultName(command, args),
+    command, args, serve,
+    ...(token ? { inspector: { url, token } } : {}),
+    capture: values.capture ?? env.MRTR_RELAY_JSONL ?? defaultCapture,
+  };
+}

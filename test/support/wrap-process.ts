@@ -1,0 +1,57 @@
+// Runs a stdio server directly or through the built `mrtr-inspector wrap`, feeding it input
+// and collecting exactly what a client would see (stdout bytes, stderr bytes, exit status).
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The echo server the byte-level tests drive. */
+export const ECHO_SERVER = 'test/peers/stdio/echo-server.mjs';
+
+/** What one run showed its client. */
+export interface StdioRun { code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: Buffer }
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) t = Math.max(t, newest(p));
+    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds the CLI when dist/ is older than its sources (as the other CLI tests do). */
+export function buildCliIfStale(): void {
+  let built = 0;
+  try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
+  if (built < Math.max(newest('cli'), newest('worker'), newest('server/relay'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
+}
+
+/** The argv of `node cli/bin.js wrap <wrapArgs> -- <server…>`. */
+export function wrapArgv(wrapArgs: readonly string[], server: readonly string[]): string[] {
+  return ['cli/bin.js', 'wrap', ...wrapArgs, '--', ...server];
+}
+
+/** Starts node with `argv`; the caller writes to stdin. Collects everything it prints. */
+export function startNode(argv: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcessWithoutNullStreams; done: Promise<StdioRun> } {
+  const child = spawn(process.execPath, [...argv], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  child.stdin.on('error', () => undefined);
+  const done = new Promise<StdioRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err) }));
+  });
+  return { child, done };
+}
+
+/** Writes the chunks one by one, with a pause between them, then closes stdin. */
+export async function feed(child: ChildProcessWithoutNullStreams, chunks: readonly (string | Buffer)[], pauseMs = 5): Promise<void> {
+  for (const c of chunks) {
+    if (!child.stdin.write(c)) await new Promise((r) => child.stdin.once('drain', r));
+    await new Promise((r) => setTimeout(r, pauseMs));
+  }
+  child.stdin.end();
+}
