@@ -102,3 +102,113 @@ export async function generateCapture(path: string, exchanges: number): Promise<
   await once(out, 'finish');
   return KEY;
 }
+
+/**
+ * The second shape, unlike the first on purpose: a third of the calls finish in one round,
+ * the others take 2 to 10; answers are mostly SSE (progress and log notifications before
+ * the result), bodies run from a few hundred bytes to ~40 KB (file contents, sampling
+ * transcripts), tokens are HS256 JWS, and tools/list is asked for now and then (a large
+ * result). Deterministic for a given size.
+ */
+export async function generateBodiesCapture(path: string, exchanges: number): Promise<string> {
+  const rand = rng(7);
+  const out = createWriteStream(path);
+  const write = async (s: string) => { if (!out.write(s)) await once(out, 'drain'); };
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+  const text = (n: number) => { let s = ''; while (s.length < n) s += words[Math.floor(rand() * words.length)] + (rand() < 0.1 ? '\n' : ' '); return s; };
+  const jws = (claims: Record<string, unknown>) => {
+    const body = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
+    return `${body}.${b64url(createHmac('sha256', KEY).update(body).digest())}`;
+  };
+  await write('{"log":{"version":"1.2","creator":{"name":"mrtr-inspector-bench-bodies","version":"1"},"entries":[\n');
+  const active: Call[] = [];
+  let t = Date.UTC(2026, 10, 1);
+  let callNo = 0;
+  for (let n = 0; n < exchanges; n++) {
+    t += 1 + Math.floor(rand() * 20);
+    const client = Math.floor(rand() * 6);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: `bodies-client-${client}`, version: '2.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, sampling: {} },
+    };
+    let request: Record<string, unknown>;
+    let result: Record<string, unknown>;
+    let name = '';
+    let method = 'tools/call';
+    if (rand() < 0.03) {
+      method = 'tools/list';
+      request = { jsonrpc: '2.0', id: `l${n}`, method, params: { _meta: meta } };
+      const tools = Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, description: text(300), inputSchema: { type: 'object', properties: { path: { type: 'string' }, depth: { type: 'integer' } } } }));
+      result = { resultType: 'complete', tools };
+    } else {
+      while (active.length < 12) {
+        const r = rand();
+        active.push({ id: callNo++, tool: `tool_${Math.floor(rand() * 40)}`, args: { path: `/srv/data/${callNo}.txt`, query: text(20 + Math.floor(rand() * 200)) }, rounds: r < 0.33 ? 1 : 2 + Math.floor(rand() * 9), round: 0, state: null, client, nextId: 1 });
+      }
+      const i = Math.floor(rand() * active.length);
+      const call = active[i];
+      name = call.tool;
+      const last = call.round === call.rounds - 1;
+      const params: Record<string, unknown> = { name: call.tool, arguments: call.args, _meta: { ...meta, 'io.modelcontextprotocol/clientInfo': { name: `bodies-client-${call.client}`, version: '2.0.0' } } };
+      if (call.round > 0) {
+        const answer = call.round % 2 === 1
+          ? { role: 'assistant', content: { type: 'text', text: text(200 + Math.floor(rand() * 4000)) }, model: 'bench-model' }
+          : { action: 'accept', content: { ok: true } };
+        params.inputResponses = { [`q${call.round - 1}`]: answer };
+        params.requestState = call.state;
+      }
+      const reqId = call.id * 100 + call.nextId++;
+      request = { jsonrpc: '2.0', id: reqId, method, params };
+      if (last) {
+        result = { resultType: 'complete', content: [{ type: 'text', text: text(300 + Math.floor(rand() * (rand() < 0.2 ? 40_000 : 6_000))) }] };
+        active.splice(i, 1);
+      } else {
+        call.state = jws({ sub: `user-${call.client}`, aud: `tools/call ${call.tool}`, jti: `${call.id}.${call.round}`, iat: Math.floor(t / 1000), exp: Math.floor(t / 1000) + 300, step: call.round, notes: text(100 + Math.floor(rand() * 600)) });
+        const ask = call.round % 2 === 0
+          ? { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: text(500 + Math.floor(rand() * 3000)) } }], maxTokens: 400 } }
+          : { method: 'elicitation/create', params: { mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } } };
+        result = { resultType: 'input_required', inputRequests: { [`q${call.round}`]: ask }, requestState: call.state };
+        call.round++;
+      }
+    }
+    const id = request.id;
+    const response = JSON.stringify({ jsonrpc: '2.0', id, result });
+    const sse = rand() < 0.7;
+    let body = response;
+    if (sse) {
+      body = '';
+      const events = Math.floor(rand() * 6);
+      for (let e = 0; e < events; e++) {
+        const note = e % 2 === 0
+          ? { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: n, progress: e + 1, total: events + 1 } }
+          : { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: text(80) } };
+        body += `event: message\nid: ${n}-${e}\ndata: ${JSON.stringify(note)}\n\n`;
+      }
+      body += `event: message\nid: ${n}-r\ndata: ${response}\n\n`;
+    }
+    const entry = {
+      startedDateTime: new Date(t).toISOString(), time: 5,
+      request: {
+        method: 'POST', url: 'https://mcp.example.test/v2/mcp', httpVersion: 'HTTP/2', cookies: [], queryString: [], headersSize: -1, bodySize: -1,
+        headers: [
+          { name: 'content-type', value: 'application/json' }, { name: 'accept', value: 'application/json, text/event-stream' },
+          { name: 'mcp-protocol-version', value: '2026-07-28' }, { name: 'mcp-method', value: method },
+          ...(name !== '' ? [{ name: 'mcp-name', value: name }] : []), { name: 'authorization', value: 'Bearer bench-token' },
+        ],
+        postData: { mimeType: 'application/json', text: JSON.stringify(request) },
+      },
+      response: {
+        status: 200, statusText: 'OK', httpVersion: 'HTTP/2', cookies: [], redirectURL: '', headersSize: -1, bodySize: -1,
+        headers: [{ name: 'content-type', value: sse ? 'text/event-stream' : 'application/json' }, { name: 'cache-control', value: 'no-store' }],
+        content: { size: body.length, mimeType: sse ? 'text/event-stream' : 'application/json', text: body },
+      },
+      cache: {}, timings: { send: 0, wait: 4, receive: 1 }, connection: String(client),
+    };
+    await write((n > 0 ? ',\n' : '') + JSON.stringify(entry));
+  }
+  await write('\n]}}\n');
+  out.end();
+  await once(out, 'finish');
+  return KEY;
+}

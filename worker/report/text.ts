@@ -7,6 +7,8 @@ import type { Conversation, Finding, Round, Severity } from '../protocol.js';
 import type { ReportInput } from './json.js';
 import { summarize } from './json.js';
 import { terminalSafe as safe } from './terminal-safe.js';
+import { groupFindings, type FindingGroup } from './group-findings.js';
+import { serverOf } from '../view/keyring.js';
 
 const SYMBOL: Record<Severity, string> = { error: '✖', warning: '▲', info: 'ℹ' };
 const COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -15,12 +17,23 @@ const BOLD = '\x1b[1m';
 const RESET = '\x1b[0m';
 
 /** Renders the analysis as text. Conversations without findings and with one round are
- *  counted, not listed, so large captures stay readable. */
+ *  counted, not listed, and findings repeated on one server (same rule, same severity) are
+ *  one group each with its occurrences, so large captures stay readable. */
 export function textReport(analysis: Analysis, input: ReportInput, color: boolean): string {
   const paint = (code: string, s: string) => (color ? code + safe(s) + RESET : safe(s));
+  const urls = new Map<number, string>();
+  for (const r of analysis.records) urls.set(r.seq, r.request.url);
+  const servers = new Map<string, string>();
+  const server = (seq: number) => {
+    const url = urls.get(seq) ?? '';
+    let s = servers.get(url);
+    if (s === undefined) servers.set(url, (s = url === '' ? '(no server)' : serverOf(url)));
+    return s;
+  };
+  const { groups, rest } = groupFindings(analysis.findings, server);
   const byConv = new Map<string, Finding[]>();
   const loose: Finding[] = [];
-  for (const f of analysis.findings) {
+  for (const f of rest) {
     if (f.conversation === null) loose.push(f);
     else (byConv.get(f.conversation) ?? byConv.set(f.conversation, []).get(f.conversation)!).push(f);
   }
@@ -41,7 +54,12 @@ export function textReport(analysis: Analysis, input: ReportInput, color: boolea
     out.push(paint(BOLD, 'Outside any conversation'));
     for (const f of loose) out.push(findingLine(f, paint));
   }
-  if (quiet > 0) out.push('', paint(DIM, `${quiet} single-round conversation(s) without findings not shown (use --format json for all).`));
+  if (groups.length > 0) {
+    out.push('');
+    out.push(paint(BOLD, 'Repeated findings') + paint(DIM, ' (one line per server and rule; --format json lists each occurrence)'));
+    for (const g of groups) out.push(...groupLines(g, paint));
+  }
+  if (quiet > 0) out.push('', paint(DIM, `${quiet} single-round conversation(s) without other findings not shown (use --format json for all).`));
   const s = summarize(analysis.findings);
   out.push('', `${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s)`);
   return out.join('\n') + '\n';
@@ -83,6 +101,31 @@ function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): strin
   let line = safe(parts.join('  '));
   if (r.link === 'ambiguous') line += '\n' + paint(DIM, `    ambiguous: ${r.linkReason ?? 'several chains fit'}; candidates ${candidatesText(r.candidates ?? [], analysis)}`);
   return line;
+}
+
+/** "▲ warning  state/unprotected ×40 on http://…/mcp", an example, and where each one is. */
+function groupLines(g: FindingGroup, paint: Paint): string[] {
+  const first = g.findings[0];
+  const at = g.findings.map((f) => `#${f.exchange}${f.conversation !== null ? ` (${f.conversation})` : ''}`);
+  return [
+    `  ${paint(COLOR[g.severity], `${SYMBOL[g.severity]} ${g.severity}`)}  ${safe(`${g.rule} ×${g.findings.length} on ${g.server}`)}  ${paint(DIM, `[${g.clause}]`)}`,
+    safe(`      e.g. #${first.exchange}: ${first.message}`),
+    ...wrap(at, 100).map((l, i) => paint(DIM, `      ${i === 0 ? 'at ' : '   '}${l}`)),
+  ];
+}
+
+/** Joins items with ", " into lines of about `width` characters (an item is never split). */
+function wrap(items: readonly string[], width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line !== '' && line.length + 2 + item.length > width) {
+      out.push(line + ',');
+      line = item;
+    } else line = line === '' ? item : `${line}, ${item}`;
+  }
+  if (line !== '') out.push(line);
+  return out;
 }
 
 function findingLine(f: Finding, paint: Paint): string {

@@ -8,6 +8,7 @@ import { jsonReport, jsonReportChunks } from '../../../worker/report/json.js';
 import { junitReport, xmlEscape } from '../../../worker/report/junit.js';
 import { sarifReport } from '../../../worker/report/sarif.js';
 import { textReport } from '../../../worker/report/text.js';
+import { groupFindings } from '../../../worker/report/group-findings.js';
 import { ALL_RULES } from '../../../worker/lint/rules/index.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
@@ -86,5 +87,57 @@ describe('text report', () => {
     const text = textReport(a, { ...input, exchanges: 3 }, false);
     expect(text).toMatch(/round 3 {2}#2 {2}id \d+ {2}linked by state {2}branch of round 1 /);
     expect(text).not.toMatch(/round 2 .*branch of/);
+  });
+});
+
+describe('grouped findings in the text report', () => {
+  /** `n` calls to one server, each issuing one readable unprotected token (four state/* warnings each). */
+  async function unprotectedServer(n: number, url?: string) {
+    const cap = capture(url !== undefined ? { url } : {});
+    for (let i = 0; i < n; i++) {
+      const token = Buffer.from(JSON.stringify({ step: i })).toString('base64url');
+      const first = cap.call('tools/call', { name: 'x', arguments: { i } }).inputRequired({ k: ask.form('?', { a: { type: 'string' } }) }, token);
+      cap.retry(first, { k: reply.accept({ a: 'b' }) });
+    }
+    return analyze(cap.build());
+  }
+
+  it('prints one line per server and rule with the count, and every occurrence under it', async () => {
+    const a = await unprotectedServer(40);
+    const unprotected = a.findings.filter((f) => f.rule === 'state/unprotected');
+    expect(unprotected).toHaveLength(40);
+    const text = textReport(a, { ...input, exchanges: 80 }, false);
+    const lines = text.split('\n');
+    const head = lines.filter((l) => l.includes('state/unprotected'));
+    expect(head).toHaveLength(1);
+    expect(head[0]).toMatch(/^ {2}▲ warning {2}state\/unprotected ×40 on http:\/\/127\.0\.0\.1:\d+\/mcp {2}\[mrtr:232-233\]$/);
+    const occurrences = text.slice(text.indexOf(head[0]));
+    for (const f of unprotected) expect(occurrences).toContain(`#${f.exchange} (${f.conversation})`);
+    // Each conversation has nothing left to say on its own: no per-conversation finding lines.
+    expect(lines.filter((l) => /^ {2}▲ warning {2}state\//.test(l) && !l.includes('×'))).toEqual([]);
+  });
+
+  it('keeps a finding that occurs once on its conversation, and JSON and SARIF keep every occurrence', async () => {
+    const a = await unprotectedServer(1);
+    const text = textReport(a, { ...input, exchanges: 2 }, false);
+    expect(text).not.toContain('×');
+    expect(text).toMatch(/^ {2}▲ warning {2}state\/unprotected {2}#0 /m);
+    const many = await unprotectedServer(3);
+    expect(jsonReport(many, input, '1').findings.filter((f) => f.rule === 'state/unprotected')).toHaveLength(3);
+    const sarif = sarifReport(many.findings, ALL_RULES, 'x.har', '1') as { runs: { results: { ruleId: string }[] }[] };
+    expect(sarif.runs[0].results.filter((r) => r.ruleId === 'state/unprotected')).toHaveLength(3);
+  });
+});
+
+describe('groupFindings', () => {
+  const f = (exchange: number, rule: string, severity: 'error' | 'warning' = 'warning') => ({ rule, severity, exchange, conversation: `c${exchange}`, message: 'm', clause: 'x' });
+  it('groups per server, rule and severity, keeps singles in order, and orders groups by first finding', () => {
+    const findings = [f(0, 'a'), f(1, 'b'), f(2, 'a'), f(3, 'a', 'error'), f(4, 'b'), f(5, 'a')];
+    const server = (seq: number) => (seq === 5 ? 'http://other/mcp' : 'http://one/mcp');
+    const { groups, rest } = groupFindings(findings, server);
+    expect(groups.map((g) => [g.rule, g.server, g.findings.map((x) => x.exchange)])).toEqual([
+      ['a', 'http://one/mcp', [0, 2]], ['b', 'http://one/mcp', [1, 4]],
+    ]);
+    expect(rest.map((x) => x.exchange)).toEqual([3, 5]);
   });
 });
