@@ -18,6 +18,7 @@ import { textReport } from '../worker/report/text.js';
 import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
 import { runWrap } from './wrap/run-wrap.js';
+import { runServe } from './wrap/run-serve.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -33,7 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'version': process.stdout.write(version() + '\n'); return 0;
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${cmd.message}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
-    case 'wrap': return runWrap(cmd);
+    case 'wrap': return cmd.serve ? runServe(cmd) : runWrap(cmd);
   }
 
   const keys = parseKeys(cmd.keys);
