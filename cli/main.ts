@@ -19,6 +19,7 @@ import { terminalSafe } from '../worker/report/terminal-safe.js';
 import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
 import { runWrap } from './wrap/run-wrap.js';
+import { runServe } from './wrap/run-serve.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -34,7 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'version': process.stdout.write(version() + '\n'); return 0;
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${terminalSafe(cmd.message)}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
-    case 'wrap': return runWrap(cmd);
+    case 'wrap': return cmd.serve ? runServe(cmd) : runWrap(cmd);
   }
 
   const keys = parseKeys(cmd.keys);

@@ -6,6 +6,7 @@ import { ownOrigin, pageOriginProblem, refuse } from './guards.js';
 import type { RelayContext } from './relay.js';
 import { relayExchange, type RelayPolicy } from './relay-exchange.js';
 import { parseTargetList } from './target-store.js';
+import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 
 // The inspector page's side of the relay, under /relay/api/ (same origin only):
 //   GET  info            version, relay URL template, capture path, targets
@@ -76,6 +77,11 @@ async function readJson(req: IncomingMessage, res: ServerResponse, what: string,
   }
 }
 
+// Attached stdio servers (wrap --serve): the page reaches each at its same-origin endpoint.
+function stdioTargets(ctx: RelayContext, req: IncomingMessage): { id: string; name: string; url: string }[] {
+  return ctx.stdio.names().map((n) => ({ id: `${STDIO_TARGET_PREFIX}${n}`, name: n, url: `${ownOrigin(req)}${STDIO_PAGE_PATH}${n}` }));
+}
+
 /** Routes one /relay/api/<segments> request after checking it comes from the page. */
 export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
   const originIssue = pageOriginProblem(req);
@@ -118,7 +124,7 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   }
 
   if (name === 'targets' && rest.length === 0) {
-    if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)) });
+    if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)), stdio: stdioTargets(ctx, req) });
     if (method === 'PUT' || method === 'POST') {
       const body = await readJson(req, res, 'The target list', 1024 * 1024, '[{ "id": "local", "url": "http://localhost:3000/mcp" }]');
       if (!body) return;

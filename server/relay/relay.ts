@@ -7,12 +7,13 @@ import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
 import { defaultJsonlPath } from './capture-path.js';
 import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
-import { foreignOriginProblem, hostProblem, ownOrigin, refuse, tokenMatches } from './guards.js';
+import { foreignOriginProblem, hostProblem, ownOrigin, pageOriginProblem, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
+import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX, StdioAttachments } from './stdio-attach.js';
 
 /** The embedded demo server's web-standard face (server/demo/handler.ts). */
 export interface DemoHandler {
@@ -47,6 +48,8 @@ export interface RelayContext {
   /** A recorder for one external client's exchange (source 'relay'). */
   recorder(req: IncomingMessage, start: Omit<ExchangeStart, 'id' | 'seq' | 'session' | 'client'>): ExchangeRecorder;
   demoUrl(req: IncomingMessage): string;
+  /** Stdio servers attached by `wrap --serve`, each a target `stdio-<name>`. */
+  stdio: StdioAttachments;
   /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's session. */
   ingest(record: ExchangeRecord): void;
   relayUrl(req: IncomingMessage, targetId: string): string;
@@ -112,6 +115,7 @@ export function createRelay(opts: RelayOptions): Relay {
   const ingestedSeq = new Map<string, number>();
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
+  const stdio = new StdioAttachments();
 
   // Where a record goes. Pages get every step live. The file gets the request, head and
   // end steps while no page listens; and once an id has a line in the file it keeps
@@ -135,6 +139,7 @@ export function createRelay(opts: RelayOptions): Relay {
     backlog: new Backlog(capture),
     pages,
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
+    stdio,
     ingest(record) {
       // The same id arrives again as the exchange progresses: it keeps its first position.
       let at = ingestedSeq.get(record.id);
@@ -151,6 +156,8 @@ export function createRelay(opts: RelayOptions): Relay {
         // In-process: no loopback hop, and no dependence on knowing our own port.
         return { targetId, url: targetUrl(ctx.demoUrl(req), query), fetch: (r) => getDemo().fetch(r) };
       }
+      const stdioName = stdio.nameOf(targetId);
+      if (stdioName !== undefined) return { targetId, url: targetUrl(`${ownOrigin(req)}${STDIO_PAGE_PATH}${stdioName}`, query), fetch: (r) => stdio.fetch(stdioName, r) };
       const target = targets.get(targetId);
       return target && { targetId, url: targetUrl(target.url, query), fetch: upstreamFetch };
     },
@@ -192,8 +199,18 @@ export function createRelay(opts: RelayOptions): Relay {
       return originIssue ? refuse(res, 403, originIssue) : demoNode(req, res, query);
     }
     if (path.startsWith('/demo/')) return refuse(res, 404, 'The embedded demo MCP server lives at /demo/mcp.');
+    if (path.startsWith(STDIO_PAGE_PATH)) {
+      // The page's own endpoint for an attached stdio server: same origin only (it drives a
+      // local process); external clients use the relay URL of stdio-<name>, with the token.
+      const name = safeDecode(path.slice(STDIO_PAGE_PATH.length));
+      const originIssue = pageOriginProblem(req);
+      if (originIssue) return refuse(res, 403, originIssue);
+      const target = { targetId: `${STDIO_TARGET_PREFIX}${name}`, url: `${ownOrigin(req)}${path}`, fetch: (r: Request) => stdio.fetch(name, r) };
+      return relayExchange(req, res, target, {});
+    }
     const segments = path.split('/').slice(2).map(safeDecode);
     if (segments[0] === 'api') return handlePageApi(ctx, req, res, segments.slice(1));
+    if (segments[0] === 'stdio-attach') return stdio.handle(req, res, token, segments.slice(1));
     if (segments[0] === 'ingest' && segments.length === 1) return handleIngest(req, res, token, (r) => ctx.ingest(r));
     return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
   };
@@ -239,6 +256,7 @@ export function createRelay(opts: RelayOptions): Relay {
       // Shutdown cuts open streams; their end would otherwise race the final flush below.
       for (const r of [...active]) r.fail('aborted', 'The inspector server shut down while the exchange was open.');
       pages.close();
+      stdio.close();
       await capture.flush();
       await demo?.close();
       demo = undefined;

@@ -8,41 +8,16 @@ import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { startRecordingProxy } from './recording-proxy.js';
+import { createLegacyServer } from './legacy-server.js';
 import { buildFixture, createCallTagger, writeManifestEntry, type PlannedCall } from './call-tagger.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/sdk/', import.meta.url));
 const STATE_KEY = 'DEMO_STATE_KEY from worker/demo-key.ts';
-
-// A legacy McpServer with one tool that elicits and one that samples, both by sending a
-// real server-to-client request tied to the call (so it rides the call's SSE stream).
-function createLegacyServer(): McpServer {
-  const server = new McpServer({ name: 'legacy-demo', version: '1.0.0' });
-  server.registerTool('legacy_confirm', { description: 'Asks for confirmation with elicitation/create' }, async (extra) => {
-    const answer = await server.server.elicitInput(
-      {
-        mode: 'form',
-        message: 'Confirm the legacy deploy?',
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Deploy' } }, required: ['confirm'] },
-      },
-      { relatedRequestId: extra.requestId },
-    );
-    return { content: [{ type: 'text', text: answer.action === 'accept' && answer.content?.confirm === true ? 'Deployed.' : `Not deployed (${answer.action}).` }] };
-  });
-  server.registerTool('legacy_summarize', { description: 'Asks the client model with sampling/createMessage' }, async (extra) => {
-    const reply = await server.server.createMessage(
-      { messages: [{ role: 'user', content: { type: 'text', text: 'Summarize MCP sessions in one line.' } }], maxTokens: 100 },
-      { relatedRequestId: extra.requestId },
-    );
-    return { content: [{ type: 'text', text: reply.content.type === 'text' ? `Summary: ${reply.content.text}` : 'no text' }] };
-  });
-  return server;
-}
 
 // A sessionful 2025-11-25 Streamable HTTP endpoint on 127.0.0.1 (one transport per session).
 async function serveLegacy(): Promise<{ url: string; close(): Promise<void> }> {

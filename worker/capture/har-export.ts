@@ -73,6 +73,8 @@ export function harEntry(r: ExchangeRecord, cookieSource?: CookieSource): Record
   if (r.client !== undefined) mrtr.client = r.client;
   if (r.error !== undefined) mrtr.error = r.error;
   if (r.derivedFrom !== undefined) mrtr.derivedFrom = r.derivedFrom;
+  // The stdio marker: without it a stdio exchange would read back as an HTTP one.
+  if (r.stdio !== undefined) mrtr.stdio = r.stdio.exit ? { ...r.stdio, exit: { ...r.stdio.exit } } : { ...r.stdio };
   const request: Record<string, unknown> = {
     method: r.request.method,
     url: r.request.url,

@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION, type ExchangeRecord, type ExchangeState, type SseEven
 import {
   base64Bytes, epochMs, headerValue, isObj, isProblem, num, own, readHeaders, str, utf8, type Obj,
 } from './fields.js';
-import { isSource, isState, readEvents } from './record-read.js';
+import { isSource, isState, readEvents, readStdio } from './record-read.js';
 import { parseEventStreamText } from './event-stream.js';
 import type { SkippedEntry } from './types.js';
 
@@ -199,5 +199,11 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
   if (error !== undefined) rec.error = error;
   const derivedFrom = mrtr && str(mrtr, 'derivedFrom');
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom;
+  const stdio = mrtr && own(mrtr, 'stdio');
+  if (stdio !== undefined) {
+    const read = readStdio(stdio, `${where}._mrtr.stdio`);
+    if (isProblem(read)) return skip(read.where, read.message);
+    rec.stdio = read;
+  }
   return { record: rec, notes };
 }

@@ -74,6 +74,8 @@ export function sanitizeRecord(r: ExchangeRecord, secrets: readonly string[] = [
     request: { ...r.request, url: text(r.request.url), headers: redactHeaders(r.request.headers, sp) },
   };
   if (r.request.body !== undefined) out.request.body = text(r.request.body);
+  // A crashed server's stderr can print anything it held, credentials included.
+  if (r.stdio?.exit) out.stdio = { ...r.stdio, exit: { ...r.stdio.exit, stderrTail: text(r.stdio.exit.stderrTail) } };
   if (r.response) {
     const res = { ...r.response, headers: redactHeaders(r.response.headers, sp) };
     if (res.statusText !== undefined) res.statusText = replaceAll(res.statusText, sp);

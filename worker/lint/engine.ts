@@ -52,7 +52,9 @@ export function runRules(rules: readonly Rule[], ctx: LintContext, exchangeSeqs:
   for (const seq of exchangeSeqs) {
     const decoded = ctx.decoded(seq);
     const record = ctx.record(seq);
+    const transport = record.stdio ? 'stdio' : 'http';
     for (const r of exchangeRules) {
+      if (r.transport !== undefined && r.transport !== transport) continue;
       rule = r;
       try {
         r.check(decoded, record, ctx, report);

@@ -61,6 +61,9 @@ interface RuleBase {
   clause: string;
   /** One line: what the rule checks. */
   title: string;
+  /** The transport the rule is about, when only one: HTTP rules never fire on stdio traffic
+   *  (which has no headers or statuses), stdio rules never on HTTP. Absent: both. */
+  transport?: 'http' | 'stdio';
 }
 
 /** Checks one conversation (a chain of rounds). */

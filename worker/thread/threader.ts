@@ -113,7 +113,8 @@ export class Threader {
 
   /** Threads every client message of one exchange. */
   add(record: ExchangeRecord, decoded: DecodedExchange): void {
-    const session = header(record.request.headers, 'mcp-session-id') ?? '';
+    // A stdio connection is its own session: one server process per client.
+    const session = record.stdio ? `stdio\u0000${record.client ?? ''}` : header(record.request.headers, 'mcp-session-id') ?? '';
     decoded.sent.forEach((m, i) => {
       if (m.kind === 'request' || m.kind === 'notification') this.addRequest(record, decoded, i, session);
       else if (m.kind === 'result' || m.kind === 'error') this.legacy.answer(record, m, i, session);

@@ -24,6 +24,7 @@ export const httpAccept: ExchangeRule = {
   clause: 'shttp:76-77',
   title: 'POST Accept does not list application/json and text/event-stream',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     if (!isModernPost(d, record.request.method)) return;
     const raw = header(record.request.headers, 'Accept');

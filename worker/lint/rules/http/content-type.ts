@@ -16,6 +16,7 @@ export const httpContentType: ExchangeRule = {
   clause: 'shttp:88-91',
   title: 'request answered with a content type other than JSON or an event stream',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     const res = record.response;
     if (!res || res.status < 200 || res.status > 299) return;

@@ -11,6 +11,7 @@ export const httpMethodHeader: ExchangeRule = {
   clause: 'shttp:288-293',
   title: "Mcp-Method is missing or differs from the body's method",
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     for (const p of headerProblems(d, record)) {
       if (p.header !== 'Mcp-Method') continue;

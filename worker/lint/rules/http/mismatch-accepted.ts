@@ -11,6 +11,7 @@ export const httpMismatchAccepted: ExchangeRule = {
   clause: 'shttp:582-603',
   title: 'server answered 2xx to a request with missing or mismatched required headers',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     const status = record.response?.status ?? 0;
     if (status < 200 || status > 299) return;

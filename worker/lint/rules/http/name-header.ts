@@ -11,6 +11,7 @@ export const httpNameHeader: ExchangeRule = {
   clause: 'shttp:291-297',
   title: 'Mcp-Name is missing or differs from params.name / params.uri',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     for (const p of headerProblems(d, record)) {
       if (p.header !== 'Mcp-Name') continue;

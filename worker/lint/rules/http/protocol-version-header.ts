@@ -11,6 +11,7 @@ export const httpProtocolVersionHeader: ExchangeRule = {
   clause: 'shttp:252-261',
   title: 'MCP-Protocol-Version is missing or differs from _meta protocolVersion',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     for (const p of headerProblems(d, record)) {
       if (p.header !== 'MCP-Protocol-Version') continue;

@@ -11,6 +11,7 @@ export const httpSessionId: ExchangeRule = {
   clause: 'shttp:685-687',
   title: 'modern server mints or echoes Mcp-Session-Id',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     if (d.era !== MODERN || !record.response) return;
     if (header(record.response.headers, 'Mcp-Session-Id') === undefined) return;

@@ -10,6 +10,7 @@ export const legacyResponseNot202: ExchangeRule = {
   clause: 'L-tx:95-97',
   title: "a client's POSTed response or notification is not answered 202",
   scope: 'exchange',
+  transport: 'http',
   check(d, record, _ctx, report) {
     if (d.era === MODERN || record.request.method.toUpperCase() !== 'POST' || !record.response) return;
     const kinds = d.sent.map((m) => m.kind);

@@ -40,6 +40,7 @@ export const legacySessionHeaderMissing: ExchangeRule = {
   clause: 'L-tx:206-208',
   title: 'after a session id was issued, a later request omits it',
   scope: 'exchange',
+  transport: 'http',
   check(d, record, ctx, report) {
     if (d.era === MODERN || d.sent.some((m) => m.method === 'initialize')) return;
     if (header(record.request.headers, 'Mcp-Session-Id') !== undefined) return;

@@ -19,7 +19,8 @@ export const metaCapabilityErrorShape: ExchangeRule = {
       if (m.kind !== 'error' || m.error?.code !== -32021) continue;
       const problems: string[] = [];
       if (!asObject(own(asObject(m.error.data), 'requiredCapabilities'))) problems.push('has no object data.requiredCapabilities');
-      if (status !== 400) problems.push(`came with HTTP ${status ?? 'no status'}`);
+      // Over stdio there is no HTTP status to get wrong; the data still matters.
+      if (status !== 400 && !record.stdio) problems.push(`came with HTTP ${status ?? 'no status'}`);
       if (problems.length === 0) continue;
       report({
         exchange: d.seq,

@@ -1,0 +1,103 @@
+// `mrtr-inspector wrap --serve`: no client on our stdin; the stdio server becomes the relay
+// target `stdio-<name>`, driven from the inspector's Console. We hold
+// `POST /relay/stdio-attach/<name>` open and write each line it sends to the server's stdin;
+// the server's stdout lines go back, in order, to `/relay/stdio-attach/<name>/out`.
+// Recording is the caller's side: the page's service worker (or the relay, for external
+// clients) records the HTTP exchanges, so nothing is recorded twice.
+//
+// Hazard: the inspector may restart while the server runs; we re-attach every second until
+// the server ends, and answers lost while detached are answered as errors by the relay.
+import { spawn } from 'node:child_process';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { LineSplitter } from './line-splitter.js';
+import { TOKEN_HEADER } from './record-sink.js';
+import type { WrapCommand } from './wrap-args.js';
+
+const RETRY_MS = 1000;
+
+/** Runs serve mode; resolves to the exit status when the server ends. */
+export async function runServe(cmd: WrapCommand): Promise<number> {
+  const { url, token } = cmd.inspector!;
+  const attachUrl = new URL(`/relay/stdio-attach/${encodeURIComponent(cmd.name)}`, url);
+  const outUrl = new URL(`${attachUrl.pathname}/out`, url);
+  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const started = await new Promise<Error | null>((resolve) => {
+    child.once('spawn', () => resolve(null));
+    child.once('error', (err) => resolve(err));
+  });
+  if (started) {
+    process.stderr.write(`mrtr-inspector wrap: cannot start ${JSON.stringify(cmd.command)}: ${started.message}. Check the command after "--".\n`);
+    return 127;
+  }
+  child.stdin.on('error', () => undefined);
+  let ended = false;
+  let attached: ClientRequest | null = null;
+  let said = '';
+  const say = (m: string) => {
+    if (m !== said) process.stderr.write(`mrtr-inspector wrap: ${m}\n`);
+    said = m;
+  };
+
+  // Server → relay: lines batched per tick, one POST at a time, so their order holds.
+  let pending: string[] = [];
+  let sending: Promise<void> | null = null;
+  const pump = (): void => {
+    if (sending || pending.length === 0) return;
+    const body = pending.join('\n') + '\n';
+    pending = [];
+    sending = fetch(outUrl, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', [TOKEN_HEADER]: token }, body })
+      .then(async (res) => {
+        if (!res.ok) say(`the inspector refused the server's output (HTTP ${res.status}: ${(await res.text()).slice(0, 200)})`);
+      }, (err: Error) => say(`cannot reach the inspector at ${url} (${err.message})`))
+      .finally(() => {
+        sending = null;
+        pump();
+      });
+  };
+  const fromServer = new LineSplitter((line) => {
+    pending.push(line.toString('utf8'));
+    setImmediate(pump);
+  });
+  child.stdout.on('data', (chunk: Buffer) => fromServer.push(chunk));
+
+  // Relay → server: the attach response is the server's stdin, line by line.
+  const attach = () => {
+    if (ended) return;
+    const req = httpRequest(attachUrl, { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-length': 0 } }, (res) => {
+      if (res.statusCode !== 200) {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          say(`the inspector refused to attach "${cmd.name}" (HTTP ${res.statusCode}: ${text.slice(0, 200)})`);
+          setTimeout(attach, RETRY_MS).unref();
+        });
+        return;
+      }
+      say(`serving "${cmd.name}" as relay target stdio-${cmd.name} (Console URL ${new URL(`/relay/stdio/${encodeURIComponent(cmd.name)}`, url).href})`);
+      res.on('data', (chunk: Buffer) => child.stdin.write(chunk));
+      res.on('close', () => {
+        if (!ended) setTimeout(attach, RETRY_MS).unref();
+      });
+    });
+    req.on('error', (err) => {
+      say(`cannot reach the inspector at ${url} (${err.message}); retrying`);
+      setTimeout(attach, RETRY_MS).unref();
+    });
+    req.end();
+    attached = req;
+  };
+  attach();
+
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, () => child.kill(sig)] as const);
+  for (const [sig, h] of handlers) process.on(sig, h);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
+  ended = true;
+  (attached as ClientRequest | null)?.destroy();
+  fromServer.end();
+  pump();
+  await sending;
+  for (const [sig, h] of handlers) process.off(sig, h);
+  if (signal) say(`the server was ended by ${signal}`);
+  return code ?? 1;
+}
