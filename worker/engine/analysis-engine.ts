@@ -17,7 +17,8 @@ import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '.
 import { RuleRunner } from '../lint/engine.js';
 import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
-import { threadSignature, ThreadState, usesLegacyLinking } from './thread-state.js';
+import { threadSignature, ThreadState, usesLegacyLinking, type Threaded } from './thread-state.js';
+import type { StateOrigin } from '../thread/threader.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 
@@ -135,6 +136,7 @@ export class AnalysisEngine {
     const touchedSeqs: number[] = [];
     let rethread = !this.#thread.started;
     const oldSeqs: number[] = [];
+    const reanswers: { old: Entry; now: Entry }[] = [];
     for (const [seq, p] of this.#pending) {
       const prev = this.#entries[seq];
       if (p === null) {
@@ -156,7 +158,8 @@ export class AnalysisEngine {
       const e: Entry = { record: p.record, decoded, stamp };
       if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
       if (prev === undefined) added.push(e);
-      else if (prev.record === p.record || threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) rethread = true;
+      else if (prev.record === p.record) rethread = true;
+      else if (threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) reanswers.push({ old: prev, now: e });
       this.#entries[seq] = e;
       touchedSeqs.push(seq);
     }
@@ -166,9 +169,15 @@ export class AnalysisEngine {
     // 2. Thread.
     const states = { get: (seq: number) => this.#entries[seq]?.record.state };
     const before = this.#convs;
-    const th = rethread
-      ? this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states)
-      : this.#thread.append(added, final, states);
+    let th: Threaded | null = null;
+    if (!rethread && reanswers.length > 0) {
+      const filed = this.#thread.reanswer(reanswers, (seq) => this.#placed(seq), final, states);
+      if (filed !== null && added.length > 0) {
+        const more = this.#thread.append(added, final, states);
+        th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
+      } else th = filed;
+    } else if (!rethread) th = this.#thread.append(added, final, states);
+    th ??= this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states);
     this.#convs = th.conversations;
 
     // 3. Which conversations changed, and the indexes rules read.
@@ -273,6 +282,15 @@ export class AnalysisEngine {
     // A chain's answer asking for keys is seen by any later call's first round (see
     // mrtr/state-cross-request): re-check every call first sent at or after it.
     if (earliestAnswer !== Infinity) for (const c of this.#convs) if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
+    return out;
+  }
+
+  /** Where each round of an exchange sits. */
+  #placed(seq: number): StateOrigin[] {
+    const out: StateOrigin[] = [];
+    for (const c of this.#convsOf[seq] ?? []) c.rounds.forEach((r, round) => {
+      if (r.exchange === seq) out.push({ conversation: c, round });
+    });
     return out;
   }
 

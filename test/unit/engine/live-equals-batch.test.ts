@@ -103,4 +103,26 @@ describe('the live engine', () => {
       expect(engine.findingsOf('')).toEqual(byConv.get('') ?? []);
     }), { numRuns: 300 });
   }, 120_000);
+
+  it('files a live answer to a pending retry in place, without re-threading, and agrees with the batch', async () => {
+    const records = build([
+      { method: 'tools/call', name: 'a', state: undefined, responses: undefined, answer: 'input', token: 'tok-a', sse: false, gap: 0 },
+      { method: 'tools/call', name: 'b', state: undefined, responses: undefined, answer: 'complete', token: undefined, sse: false, gap: 1 },
+      { method: 'tools/call', name: 'a', state: 'tok-a', responses: { k1: reply.accept({ f: 'v' }) }, answer: 'input', token: 'tok-b', sse: true, gap: 1 },
+    ]);
+    const engine = new AnalysisEngine({ final: false });
+    engine.put(records.slice(0, 2));
+    await engine.step();
+    engine.put(versions(records[2]));
+    const pending = await engine.step();
+    expect(pending.conversations.find((c) => c.id === 'c0')?.rounds.map((r) => r.outcome)).toEqual(['input_required', 'no-response']);
+    engine.put([records[2]]);
+    const done = await engine.step();
+    expect(done.full).toBe(false);
+    expect([...done.changed]).toContain('c0');
+    const batch = await analyze(structuredClone(records), { final: false });
+    expect(done.conversations).toEqual(batch.conversations);
+    expect(done.findings).toEqual(batch.findings);
+    expect(done.conversations.find((c) => c.id === 'c0')?.rounds.map((r) => r.outcome)).toEqual(['input_required', 'input_required']);
+  });
 });
