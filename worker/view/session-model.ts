@@ -19,7 +19,7 @@ import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../quer
 import type { NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
-import type { ConversationList, ConversationSummary, FilterState, FindingCounts } from './types.js';
+import type { ConversationList, ConversationSummary, FilterState, FindingCounts, ListUpdate } from './types.js';
 
 /**
  * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
@@ -42,7 +42,14 @@ export interface Built {
   changed: ReadonlySet<string>;
   /** Ids of the rows gone since the previous build. */
   removed: ReadonlySet<string>;
+  /** Names this build; `changesSince` tells what changed after an earlier one. */
+  epoch: number;
+  /** Ids changed and removed after build `since`, or null when that is too old to tell. */
+  changesSince(since: number): { changed: Set<string>; removed: Set<string> } | null;
 }
+
+/** How many builds' changes a session remembers for pages that ask what changed. */
+const CHANGE_LOG = 64;
 
 function counts(findings: readonly Finding[] | undefined): FindingCounts {
   const n: FindingCounts = { error: 0, warning: 0, info: 0 };
@@ -87,6 +94,8 @@ export class SessionModel {
   /** seq → id, as last fed to the engine. */
   #fed = new Map<number, string>();
   readonly #rows = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
+  /** What each recent build changed, oldest first (epochs consecutive). */
+  readonly #log: { epoch: number; changed: ReadonlySet<string>; removed: ReadonlySet<string> }[] = [];
   #sorted: ConversationSummary[] = [];
   #known = 0;
 
@@ -243,9 +252,26 @@ export class SessionModel {
         return step.findings;
       },
     };
+    const epoch = this.steps;
+    this.#log.push({ epoch, changed: step.changed, removed: step.removed });
+    if (this.#log.length > CHANGE_LOG) this.#log.shift();
+    const log = this.#log;
     return {
       analysis, index, rows: this.#sorted, byId: this.#rows, loose: findingsOf('') ?? [],
-      exchanges: this.#fed.size, changed: step.changed, removed: step.removed,
+      exchanges: this.#fed.size, changed: step.changed, removed: step.removed, epoch,
+      changesSince: (since) => {
+        if (since === epoch) return { changed: new Set(), removed: new Set() };
+        const from = log.findIndex((e) => e.epoch === since + 1);
+        if (from < 0 || since > epoch) return null;
+        const changed = new Set<string>();
+        const removed = new Set<string>();
+        for (const e of log.slice(from)) {
+          if (e.epoch > epoch) break;
+          for (const id of e.removed) { removed.add(id); changed.delete(id); }
+          for (const id of e.changed) { changed.add(id); removed.delete(id); }
+        }
+        return { changed, removed };
+      },
     };
   }
 }
@@ -310,6 +336,22 @@ export function listOf(b: Built, filterText: string): ConversationList {
     filter,
     stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered },
   };
+}
+
+/**
+ * The list for a page that holds the unfiltered list as of build `since`: only the rows
+ * changed after it (and the ids gone), or the whole list when that cannot be told.
+ */
+export function listUpdate(b: Built, filterText: string, since: number | null): ListUpdate {
+  const delta = since !== null && filterText.trim() === '' ? b.changesSince(since) : null;
+  if (delta === null || since === null) return { kind: 'whole', epoch: b.epoch, list: listOf(b, filterText) };
+  const changed: ConversationSummary[] = [];
+  for (const id of delta.changed) {
+    const hit = b.byId.get(id);
+    if (hit) changed.push(hit.row);
+  }
+  const { stats, filter } = listOf(b, '');
+  return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter };
 }
 
 /** The records of the shown conversations (for exporting a filtered view), in capture order. */

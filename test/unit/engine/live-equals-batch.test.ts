@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
 import { AnalysisEngine, type EngineStep } from '../../../worker/engine/analysis-engine.js';
 import type { ExchangeRecord, Finding } from '../../../worker/protocol.js';
-import { listOf, SessionModel } from '../../../worker/view/session-model.js';
+import { listOf, listUpdate, SessionModel } from '../../../worker/view/session-model.js';
+import type { ConversationList } from '../../../worker/view/types.js';
+import { applyListUpdate } from '../../../web/lib/list-update.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
@@ -85,11 +87,19 @@ describe('the live engine', () => {
       const engine = new AnalysisEngine({ final: false });
       const model = new SessionModel();
       let last: EngineStep | undefined;
+      // The page's copy, kept by applying only the changed rows of each build.
+      let page: ConversationList | null = null;
+      let epoch: number | null = null;
       for (const b of batches) {
         engine.put(b);
         last = await engine.step();
         model.put(structuredClone(b) as StoredExchange[]);
-        await model.built(() => [], 0);
+        const built = await model.built(() => [], 0);
+        const update = listUpdate(built, '', epoch);
+        if (epoch !== null) expect(update.kind).toBe('delta');
+        page = applyListUpdate(page, update);
+        epoch = update.epoch;
+        expect(page).toEqual(listOf(built, ''));
       }
       // The session's list (rows kept per conversation) equals a list built from scratch.
       const fresh = new SessionModel(structuredClone(records) as StoredExchange[]);
