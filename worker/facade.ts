@@ -20,12 +20,13 @@ import { CaptureStore, StorageError, type StoredExchange } from './storage/index
 import { conversationView, TokenReader } from './view/conversation-view.js';
 import { exchangeView } from './view/exchange-view.js';
 import { Keyring, serverOf } from './view/keyring.js';
-import { listOf, recordsOf, SessionModel } from './view/session-model.js';
+import { listOf, listUpdate, recordsOf, SessionModel } from './view/session-model.js';
+import { Coalescer } from './view/coalescer.js';
 import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
 import type { Answer } from './view/types.js';
 import type {
-  ConversationList, ConversationView, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
+  ConversationList, ConversationView, ListUpdate, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
 } from './view/types.js';
 
 export type * from './view/types.js';
@@ -85,6 +86,15 @@ async function builtOf(session: string) {
   return (await modelOf(session)).built((url) => keyring.keysFor(serverOf(url)), keyring.version);
 }
 
+// Changes are analysed once per window while they keep coming (view/coalescer.ts), so the
+// next read finds the analysis done; a read never waits for the window.
+const analysers = new Map<string, Coalescer>();
+function analyseSoon(session: string): void {
+  let c = analysers.get(session);
+  if (!c) analysers.set(session, (c = new Coalescer(() => builtOf(session))));
+  c.poke();
+}
+
 async function rememberKeys(): Promise<void> {
   await store.setSetting('tokenKeys', keyring.remembered());
 }
@@ -126,6 +136,7 @@ const api = {
       const model = await m;
       const fresh = await Promise.all(ids.map((id) => store.getExchange(id)));
       model.put(fresh.filter((r): r is StoredExchange => !!r && r.session === session));
+      analyseSoon(session);
     });
   },
 
@@ -178,6 +189,15 @@ const api = {
   /** The conversation list (summaries only) through a typed filter, with status-bar counts. */
   conversations(session: string, filter = ''): Promise<Answer<ConversationList>> {
     return guard(async () => listOf(await builtOf(session), filter));
+  },
+
+  /**
+   * The list as changed since the page's copy of build `since` (the `epoch` of the last
+   * answer; null for none): only the changed rows when the filter is blank and the worker
+   * still knows what changed, else the whole list.
+   */
+  conversationsSince(session: string, filter: string, since: number | null): Promise<Answer<ListUpdate>> {
+    return guard(async () => listUpdate(await builtOf(session), filter, since));
   },
 
   /** The thread view of one conversation. */

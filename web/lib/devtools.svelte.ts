@@ -8,6 +8,7 @@
 // conversation that is no longer selected.
 import type { ConversationList, ConversationView, ExchangeView, KeyInfo, RuleInfo } from '../../worker/facade.js';
 import type { Analysis } from './analysis-client.js';
+import { applyListUpdate } from './list-update.js';
 
 export type Focus = 'list' | 'thread' | 'detail';
 export type DetailTab = 'headers' | 'request' | 'response' | 'state' | 'findings' | 'timing';
@@ -17,6 +18,9 @@ const FILTER_DELAY_MS = 120;
 
 export class Devtools {
   #list = $state.raw<ConversationList | null>(null);
+  /** Which list `#list` is a copy of, and as of which worker build (for deltas). */
+  #listOf: { session: string; filter: string; epoch: number } | null = null;
+  #lastUpdate = $state<'whole' | 'delta' | null>(null);
   #filter = $state('');
   #selected = $state<string | null>(null);
   #thread = $state.raw<ConversationView | null>(null);
@@ -39,6 +43,8 @@ export class Devtools {
   }
 
   get list(): ConversationList | null { return this.#list; }
+  /** How the last list load came: whole, or only the changed rows. */
+  get lastListUpdate(): 'whole' | 'delta' | null { return this.#lastUpdate; }
   get filter(): string { return this.#filter; }
   get selected(): string | null { return this.#selected; }
   get thread(): ConversationView | null { return this.#thread; }
@@ -73,6 +79,7 @@ export class Devtools {
   reset(): void {
     this.#tickets.list++; this.#tickets.thread++; this.#tickets.exchange++;
     this.#list = null;
+    this.#listOf = null;
     this.#selected = null;
     this.#thread = null;
     this.#exchange = null;
@@ -164,7 +171,9 @@ export class Devtools {
     const session = this.#session();
     if (!api || !session) return;
     const ticket = ++this.#tickets.list;
-    const got = await api.conversations(session, this.#filter);
+    // Only the rows that changed since our copy, when the worker can tell (list-update.ts).
+    const held = this.#listOf?.session === session && this.#listOf.filter === this.#filter ? this.#listOf : null;
+    const got = await api.conversationsSince(session, this.#filter, held?.epoch ?? null);
     if (ticket !== this.#tickets.list) return;
     if (!got.ok) {
       this.#error = got.error.message;
@@ -173,7 +182,14 @@ export class Devtools {
     this.#error = null;
     // The bench (test/bench/ui.ts) measures from this mark to the first screen of rows.
     performance.mark('mrtr:list-answer');
-    this.#list = got.value;
+    const next = applyListUpdate(held ? this.#list : null, got.value);
+    if (next === null) {
+      this.#listOf = null; // nothing to apply a delta to: the next load asks for the whole list
+      return void this.#loadList();
+    }
+    this.#listOf = { session, filter: this.#filter, epoch: got.value.epoch };
+    this.#lastUpdate = got.value.kind;
+    this.#list = next;
   }
 
   async #loadThread(id: string, fresh: boolean): Promise<void> {

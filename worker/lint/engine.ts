@@ -1,70 +1,120 @@
-// Runs every rule over an analysed capture and collects findings in a stable order.
+// Runs rules over an analysed capture, one subject (a conversation or an exchange) at a
+// time, and puts findings in their stable order.
 //
 // Subjects outside, rules inside: every rule looks at one conversation (or exchange)
-// before the engine moves on, so a host that decodes exchanges lazily (the CLI on big
-// captures) decodes each one about once instead of once per rule.
-import type { Conversation, Finding, Severity } from '../protocol.js';
+// before the runner moves on, so a host that decodes exchanges lazily (the CLI on big
+// captures) decodes each one about once instead of once per rule. The incremental engine
+// (engine/analysis-engine.ts) re-checks only the subjects a change can affect and keeps
+// each subject's findings, so a subject's findings depend on nothing but the context.
+import type { Conversation, Finding } from '../protocol.js';
 import type { ConversationRule, ExchangeRule, FindingDraft, LintContext, Rule } from './rule.js';
 
-/** Runs `rules` over the context. A rule that throws is a bug: it is reported once as an
- *  error finding (with the subject it failed on) and the run goes on with the rest. */
+/** What checking one subject gave: findings, and the rules that threw on it (a bug). */
+export interface SubjectFindings {
+  findings: Finding[];
+  /** One error finding per rule that threw here; a run reports each rule's first only. */
+  failures: Finding[];
+}
+
+/** The rules of a list, split by scope once. */
+export class RuleRunner {
+  readonly conversationRules: readonly ConversationRule[];
+  readonly exchangeRules: readonly ExchangeRule[];
+  constructor(readonly rules: readonly Rule[]) {
+    this.conversationRules = rules.filter((r): r is ConversationRule => r.scope === 'conversation');
+    this.exchangeRules = rules.filter((r): r is ExchangeRule => r.scope === 'exchange');
+  }
+
+  /** Every conversation rule over one conversation. */
+  conversation(ctx: LintContext, c: Conversation): SubjectFindings {
+    const out: SubjectFindings = { findings: [], failures: [] };
+    const rep = new Reporter(out.findings, ctx, c);
+    for (const r of this.conversationRules) {
+      rep.rule = r;
+      try {
+        r.check(c, ctx, rep.report);
+      } catch (err) {
+        out.failures.push(failure(r, c.rounds[0]?.exchange ?? 0, c.id, err));
+      }
+    }
+    return out;
+  }
+
+  /** Every exchange rule over one exchange. */
+  exchange(ctx: LintContext, seq: number): SubjectFindings {
+    const out: SubjectFindings = { findings: [], failures: [] };
+    const decoded = ctx.decoded(seq);
+    const record = ctx.record(seq);
+    const rep = new Reporter(out.findings, ctx, null);
+    const transport = record.stdio ? 'stdio' : 'http';
+    for (const r of this.exchangeRules) {
+      if (r.transport !== undefined && r.transport !== transport) continue;
+      rep.rule = r;
+      try {
+        r.check(decoded, record, ctx, rep.report);
+      } catch (err) {
+        out.failures.push(failure(r, seq, firstConversationId(ctx, seq), err));
+      }
+    }
+    return out;
+  }
+}
+
+/** Runs `rules` over the whole context. A rule that throws is a bug: it is reported once as
+ *  an error finding (with the first subject it failed on) and the run goes on. */
 export function runRules(rules: readonly Rule[], ctx: LintContext, exchangeSeqs: readonly number[]): Finding[] {
+  const runner = new RuleRunner(rules);
+  const parts: SubjectFindings[] = [];
+  for (const c of ctx.conversations) parts.push(runner.conversation(ctx, c));
+  for (const seq of exchangeSeqs) parts.push(runner.exchange(ctx, seq));
+  return collectFindings(parts);
+}
+
+/** The findings of every subject, in subject order (conversations first, then exchanges),
+ *  with each broken rule reported once, sorted into the stable order. */
+export function collectFindings(parts: Iterable<SubjectFindings>): Finding[] {
   const findings: Finding[] = [];
   const broken = new Set<string>();
-  // One report function for the whole run (not a closure per rule and subject: on 100k
-  // exchanges that would be millions of short-lived functions).
-  let rule: Rule = rules[0];
-  let subject: Conversation | null = null;
-  const report = (d: FindingDraft) => {
-    findings.push({
+  for (const p of parts) {
+    for (const f of p.findings) findings.push(f);
+    for (const f of p.failures) {
+      if (broken.has(f.rule)) continue;
+      broken.add(f.rule);
+      findings.push(f);
+    }
+  }
+  return sortFindings(findings);
+}
+
+/** Sorts findings in place into their stable order and returns them. */
+export function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => a.exchange - b.exchange || a.rule.localeCompare(b.rule) || (a.conversation ?? '').localeCompare(b.conversation ?? '') || a.message.localeCompare(b.message));
+}
+
+// One report function per subject, not a closure per rule and subject: on 100k exchanges
+// that would be millions of short-lived functions.
+class Reporter {
+  rule: Rule | null = null;
+  constructor(private readonly into: Finding[], private readonly ctx: LintContext, private readonly subject: Conversation | null) {}
+  readonly report = (d: FindingDraft): void => {
+    const rule = this.rule!;
+    this.into.push({
       rule: rule.id,
       severity: d.severity ?? rule.severity,
       exchange: d.exchange,
-      conversation: d.conversation !== undefined ? d.conversation : subject ? subject.id : firstConversationId(ctx, d.exchange),
+      conversation: d.conversation !== undefined ? d.conversation : this.subject ? this.subject.id : firstConversationId(this.ctx, d.exchange),
       message: d.message,
       clause: rule.clause,
     });
   };
-  const fail = (exchange: number, conversation: string | null, err: unknown) => {
-    if (broken.has(rule.id)) return;
-    broken.add(rule.id);
-    findings.push({
-      rule: rule.id, severity: 'error', exchange, conversation,
-      message: `internal error in rule ${rule.id}: ${err instanceof Error ? err.message : String(err)} (please report this)`,
-      clause: rule.clause,
-    });
-  };
+}
 
-  const conversationRules = rules.filter((r): r is ConversationRule => r.scope === 'conversation');
-  const exchangeRules = rules.filter((r): r is ExchangeRule => r.scope === 'exchange');
-  for (const c of ctx.conversations) {
-    subject = c;
-    for (const r of conversationRules) {
-      rule = r;
-      try {
-        r.check(c, ctx, report);
-      } catch (err) {
-        fail(c.rounds[0]?.exchange ?? 0, c.id, err);
-      }
-    }
-  }
-  subject = null;
-  for (const seq of exchangeSeqs) {
-    const decoded = ctx.decoded(seq);
-    const record = ctx.record(seq);
-    const transport = record.stdio ? 'stdio' : 'http';
-    for (const r of exchangeRules) {
-      if (r.transport !== undefined && r.transport !== transport) continue;
-      rule = r;
-      try {
-        r.check(decoded, record, ctx, report);
-      } catch (err) {
-        fail(seq, firstConversationId(ctx, seq), err);
-      }
-    }
-  }
-  findings.sort((a, b) => a.exchange - b.exchange || a.rule.localeCompare(b.rule) || (a.conversation ?? '').localeCompare(b.conversation ?? '') || a.message.localeCompare(b.message));
-  return findings;
+function failure(rule: Rule, exchange: number, conversation: string | null, err: unknown): Finding {
+  return {
+    rule: rule.id, severity: 'error', exchange, conversation,
+    message: `internal error in rule ${rule.id}: ${err instanceof Error ? err.message : String(err)} (please report this)`,
+    clause: rule.clause,
+  };
 }
 
 function firstConversationId(ctx: LintContext, seq: number): string | null {

@@ -21,6 +21,12 @@ export interface StateOrigin {
   round: number;
 }
 
+/** A round that sent (echoed) a requestState token, and its conversation. */
+export interface Presentation {
+  round: Round;
+  conversation: Conversation;
+}
+
 /** Read-only view of one analysed capture, handed to every rule. */
 export interface LintContext {
   readonly options: LintOptions;
@@ -39,6 +45,15 @@ export interface LintContext {
   issuedBy(token: string): readonly StateOrigin[];
   /** The tool definition from the latest `tools/list` result seen before `seq`, if any. */
   toolDefinition(name: string, beforeSeq: number): Record<string, unknown> | undefined;
+  /** Every round that sent this token, in conversation order, then round order. */
+  presentations(token: string): readonly Presentation[];
+  /**
+   * A value built once per context and kept by it, under a key the caller owns (a rule's
+   * index over the whole capture): rules keep no state of their own, so re-checking only
+   * some subjects sees the same thing as checking them all. Hazard: the value must depend
+   * only on what the context shows, never on which subjects were checked before.
+   */
+  memo<T>(key: object, build: () => T): T;
 }
 
 export interface FindingDraft {

@@ -139,6 +139,39 @@ export class Threader {
     return this.issued.get(token) ?? [];
   }
 
+  /**
+   * The answer of an exchange already added arrived (it was pending or streaming, so its
+   * rounds had none). Its requests keep their links; the answer's token and open chain are
+   * filed where `add` would have filed them, in send order (`position`: an exchange's place
+   * in the order exchanges were added). Hazard: valid only when nothing added after the
+   * exchange could have seen the answer (sent before it, not echoing its token): the
+   * caller checks (engine/thread-state.ts). `placed`: where each of its rounds sits.
+   */
+  reanswer(record: ExchangeRecord, decoded: DecodedExchange, placed: readonly StateOrigin[], position: (seq: number) => number): void {
+    const at = (r: Round) => position(r.exchange) + r.message / 1e7;
+    for (const o of placed) {
+      const round = o.conversation.rounds[o.round];
+      const fresh = buildRound(record, decoded, round.message);
+      round.answer = fresh.answer;
+      round.outcome = fresh.outcome;
+      round.inputRequests = fresh.inputRequests;
+      round.stateIssued = fresh.stateIssued;
+      round.answeredAt = fresh.answeredAt;
+      if (fresh.stateIssued !== null) {
+        const list = this.issued.get(fresh.stateIssued) ?? [];
+        list.push(o);
+        list.sort((a, b) => at(a.conversation.rounds[a.round]) - at(b.conversation.rounds[b.round]));
+        this.issued.set(fresh.stateIssued, list);
+      }
+      if (o.round === o.conversation.rounds.length - 1 && fresh.outcome === 'input_required') {
+        const k = this.info.get(o.conversation)!.key;
+        const set = new Set(this.open.get(k) ?? []);
+        set.add(o.conversation);
+        this.open.set(k, new Set([...set].sort((a, b) => at(lastRound(a)) - at(lastRound(b)))));
+      }
+    }
+  }
+
   /** Same arguments and a compatible client as the chain's first round. */
   private sameCall(c: Conversation, shape: CallShape): boolean {
     const info = this.info.get(c);

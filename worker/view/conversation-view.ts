@@ -14,13 +14,14 @@ import type { ConversationView, FindingView, InputRequestView, LegacyView, Round
 const RULES = new Map(ALL_RULES.map((r) => [r.id, r]));
 const TOKEN_TEXT_MAX = 4096;
 
-/** Index of an analysis by exchange seq (built once per analysis). */
+/** Index of an analysis by exchange seq, and its findings by conversation (a live session
+ *  answers both from its engine, without building maps). */
 export interface AnalysisIndex {
-  bySeq: Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>;
-  findingsByConversation: Map<string, Finding[]>;
+  bySeq: { get(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined };
+  findingsByConversation: { get(id: string): Finding[] | undefined };
 }
 
-export function indexAnalysis(a: Analysis): AnalysisIndex {
+export function indexAnalysis(a: Pick<Analysis, 'records' | 'decoded' | 'findings'>): AnalysisIndex {
   const bySeq = new Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>();
   a.records.forEach((r, i) => bySeq.set(r.seq, { record: r, decoded: a.decoded[i] }));
   const findingsByConversation = new Map<string, Finding[]>();

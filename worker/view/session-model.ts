@@ -11,14 +11,15 @@
 // storage does not advance a session's numbering for a failed add, so a later stored
 // exchange can take the number a held one had: provisional seqs (and so the ids of their
 // conversations) may change between builds, stored ones never do.
-import { analyze, type Analysis } from '../analysis.js';
+import type { Analysis } from '../analysis.js';
+import { AnalysisEngine, type EngineStep } from '../engine/analysis-engine.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import type { NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
-import type { ConversationList, ConversationSummary, FilterState, FindingCounts } from './types.js';
+import type { ConversationList, ConversationSummary, FilterState, FindingCounts, ListUpdate } from './types.js';
 
 /**
  * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
@@ -28,13 +29,27 @@ export type UnsavedExchange = NewExchange & { seq?: number };
 
 /** Everything derived from one version of the records. */
 export interface Built {
+  /** The whole analysis; its lists are built on first read (a live view reads rows). */
   analysis: Analysis;
   index: AnalysisIndex;
   rows: ConversationSummary[];
   byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
   /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
   loose: Finding[];
+  /** How many exchanges were analysed. */
+  exchanges: number;
+  /** Ids of the rows that changed since the previous build (added, or different). */
+  changed: ReadonlySet<string>;
+  /** Ids of the rows gone since the previous build. */
+  removed: ReadonlySet<string>;
+  /** Names this build; `changesSince` tells what changed after an earlier one. */
+  epoch: number;
+  /** Ids changed and removed after build `since`, or null when that is too old to tell. */
+  changesSince(since: number): { changed: Set<string>; removed: Set<string> } | null;
 }
+
+/** How many builds' changes a session remembers for pages that ask what changed. */
+const CHANGE_LOG = 64;
 
 function counts(findings: readonly Finding[] | undefined): FindingCounts {
   const n: FindingCounts = { error: 0, warning: 0, info: 0 };
@@ -64,22 +79,45 @@ export class SessionModel {
   readonly records = new Map<string, StoredExchange>();
   /** Bumped on every change of the records. */
   version = 0;
+  /** How many analysis steps ran (each build of a changed version is one). */
+  steps = 0;
   #built: { version: number; keys: number; result: Promise<Built> } | null = null;
   /** Held copies by id (see the header): shown over the stored records until released. */
   readonly #held = new Map<string, UnsavedExchange>();
+  /** The session's one engine: it keeps decodings, threading, readings and findings. */
+  #engine: AnalysisEngine | null = null;
+  #keys = -1;
+  /** Ids put since the engine was last fed. */
+  readonly #dirty = new Set<string>();
+  /** The held copies changed since the engine was last fed: feed the merged view whole. */
+  #overlay = false;
+  /** seq → id, as last fed to the engine. */
+  #fed = new Map<number, string>();
+  readonly #rows = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
+  /** What each recent build changed, oldest first (epochs consecutive). */
+  readonly #log: { epoch: number; changed: ReadonlySet<string>; removed: ReadonlySet<string> }[] = [];
+  #sorted: ConversationSummary[] = [];
+  #known = 0;
 
   constructor(records: Iterable<StoredExchange> = []) {
-    for (const r of records) this.records.set(r.id, r);
+    for (const r of records) {
+      this.records.set(r.id, r);
+      this.#dirty.add(r.id);
+    }
   }
 
   put(records: Iterable<StoredExchange>): void {
-    for (const r of records) this.records.set(r.id, r);
+    for (const r of records) {
+      this.records.set(r.id, r);
+      this.#dirty.add(r.id);
+    }
     this.version += 1;
   }
 
   /** Holds (or replaces) copies of exchanges storage refused. */
   hold(records: Iterable<UnsavedExchange>): void {
     for (const r of records) this.#held.set(r.id, r);
+    this.#overlay = true;
     this.version += 1;
   }
 
@@ -87,7 +125,10 @@ export class SessionModel {
   release(ids: Iterable<string>): void {
     let changed = false;
     for (const id of ids) changed = this.#held.delete(id) || changed;
-    if (changed) this.version += 1;
+    if (changed) {
+      this.#overlay = true;
+      this.version += 1;
+    }
   }
 
   /** One exchange as analysed: the held copy when there is one. */
@@ -111,28 +152,127 @@ export class SessionModel {
     return [...out.values()];
   }
 
-  /** The analysis for the current records and keys (shared by concurrent callers). */
+  /** The analysis for the current records and keys (shared by concurrent callers). Only
+   *  what changed since the last build is analysed again (engine/analysis-engine.ts). */
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    const records = this.merged().sort((x, y) => x.seq - y.seq);
     // A live capture is not over: waiting chains stay in-progress, not abandoned.
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.
-    const result = analyze(records, { keysFor, final: false }).then((analysis) => {
-      const index = indexAnalysis(analysis);
-      const rows: ConversationSummary[] = [];
-      const byId = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
-      for (const c of analysis.conversations) {
-        const row = summarize(c, index);
-        rows.push(row);
-        byId.set(c.id, { conversation: c, row });
-      }
-      rows.sort((x, y) => x.firstSeq - y.firstSeq);
-      return { analysis, index, rows, byId, loose: analysis.findings.filter((f) => f.conversation === null) };
-    });
+    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: false }));
+    if (this.#keys !== keysVersion) {
+      engine.setKeys(keysFor);
+      this.#keys = keysVersion;
+    }
+    this.#feed(engine);
+    this.steps += 1;
+    const result = engine.step().then((step) => this.#assemble(engine, step));
     this.#built = { version: this.version, keys: keysVersion, result };
     return result;
+  }
+
+  #feed(engine: AnalysisEngine): void {
+    if (this.#overlay || this.#held.size > 0) {
+      // Held copies renumber provisional seqs at each build (see the header): feed the
+      // whole merged view; the engine re-analyses only the versions it has not seen.
+      const merged = this.merged();
+      const fed = new Map<number, string>();
+      for (const r of merged) fed.set(r.seq, r.id);
+      engine.remove([...this.#fed.keys()].filter((s) => !fed.has(s)));
+      engine.put(merged);
+      this.#fed = fed;
+      this.#overlay = false;
+    } else {
+      const batch: StoredExchange[] = [];
+      for (const id of this.#dirty) {
+        const r = this.records.get(id);
+        if (r === undefined) continue;
+        batch.push(r);
+        this.#fed.set(r.seq, r.id);
+      }
+      engine.put(batch);
+    }
+    this.#dirty.clear();
+  }
+
+  #assemble(engine: AnalysisEngine, step: EngineStep): Built {
+    let fallback: Map<string, Finding[]> | undefined;
+    const findingsOf = (id: string): Finding[] | undefined => {
+      const own = engine.findingsOf(id);
+      if (own !== null) return own;
+      // A rule threw: only the whole list reports each broken rule once.
+      fallback ??= indexAnalysis({ records: [], decoded: [], findings: step.findings }).findingsByConversation as Map<string, Finding[]>;
+      return fallback.get(id);
+    };
+    const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
+    for (const id of step.removed) this.#rows.delete(id);
+    let added = false;
+    const convs = step.conversations;
+    if (step.full) {
+      for (const c of convs) {
+        const had = this.#rows.get(c.id);
+        if (had === undefined || step.changed.has(c.id)) {
+          added ||= had === undefined;
+          this.#rows.set(c.id, { conversation: c, row: summarize(c, index) });
+        } else had.conversation = c;
+      }
+    } else {
+      // Between re-threads conversations only grow: new ones are appended.
+      for (let i = this.#known; i < convs.length; i++) {
+        this.#rows.set(convs[i].id, { conversation: convs[i], row: summarize(convs[i], index) });
+        added = true;
+      }
+      for (const id of step.changed) {
+        const had = this.#rows.get(id);
+        if (had) had.row = summarize(had.conversation, index);
+      }
+    }
+    this.#known = convs.length;
+    const changedRows = step.changed.size > 0 || step.removed.size > 0;
+    if (added || step.removed.size > 0 || step.full) {
+      this.#sorted = [...this.#rows.values()].map((e) => e.row).sort((x, y) => x.firstSeq - y.firstSeq);
+    } else if (changedRows) {
+      this.#sorted = this.#sorted.map((r) => this.#rows.get(r.id)!.row);
+    }
+    let records: ExchangeRecord[] | undefined;
+    let decoded: DecodedExchange[] | undefined;
+    const analysis: Analysis = {
+      get records() {
+        return (records ??= engine.records());
+      },
+      get decoded() {
+        return (decoded ??= this.records.map((r) => engine.entry(r.seq)!.decoded));
+      },
+      conversations: convs,
+      get tokens() {
+        return step.tokens;
+      },
+      get findings() {
+        return step.findings;
+      },
+    };
+    const epoch = this.steps;
+    this.#log.push({ epoch, changed: step.changed, removed: step.removed });
+    if (this.#log.length > CHANGE_LOG) this.#log.shift();
+    const log = this.#log;
+    return {
+      analysis, index, rows: this.#sorted, byId: this.#rows, loose: findingsOf('') ?? [],
+      exchanges: this.#fed.size, changed: step.changed, removed: step.removed, epoch,
+      changesSince: (since) => {
+        if (since === epoch) return { changed: new Set(), removed: new Set() };
+        const from = log.findIndex((e) => e.epoch === since + 1);
+        if (from < 0 || since > epoch) return null;
+        const changed = new Set<string>();
+        const removed = new Set<string>();
+        for (const e of log.slice(from)) {
+          if (e.epoch > epoch) break;
+          for (const id of e.removed) { removed.add(id); changed.delete(id); }
+          for (const id of e.changed) { changed.add(id); removed.delete(id); }
+        }
+        return { changed, removed };
+      },
+    };
   }
 }
 
@@ -185,7 +325,7 @@ export function listOf(b: Built, filterText: string): ConversationList {
     for (const c of shown) for (const s of c.exchanges) seen.add(s);
     exchanges = seen.size;
   } else {
-    exchanges = b.analysis.records.length;
+    exchanges = b.exchanges;
     for (const f of b.loose) {
       if (f.severity === 'error') errors += 1;
       else if (f.severity === 'warning') warnings += 1;
@@ -196,6 +336,22 @@ export function listOf(b: Built, filterText: string): ConversationList {
     filter,
     stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered },
   };
+}
+
+/**
+ * The list for a page that holds the unfiltered list as of build `since`: only the rows
+ * changed after it (and the ids gone), or the whole list when that cannot be told.
+ */
+export function listUpdate(b: Built, filterText: string, since: number | null): ListUpdate {
+  const delta = since !== null && filterText.trim() === '' ? b.changesSince(since) : null;
+  if (delta === null || since === null) return { kind: 'whole', epoch: b.epoch, list: listOf(b, filterText) };
+  const changed: ConversationSummary[] = [];
+  for (const id of delta.changed) {
+    const hit = b.byId.get(id);
+    if (hit) changed.push(hit.row);
+  }
+  const { stats, filter } = listOf(b, '');
+  return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter };
 }
 
 /** The records of the shown conversations (for exporting a filtered view), in capture order. */

@@ -55,6 +55,16 @@ export interface ConversationList {
   filter: FilterState;
 }
 
+/**
+ * The list since the page's last copy: the rows that changed (added or different) and the
+ * ids gone, with fresh counts; or the whole list when the worker cannot say what changed
+ * (another filter, a copy too old, a filter that is not blank). `epoch` names this
+ * version of the list: pass it back as `since` next time.
+ */
+export type ListUpdate =
+  | { kind: 'whole'; epoch: number; list: ConversationList }
+  | { kind: 'delta'; epoch: number; since: number; changed: ConversationSummary[]; removed: string[]; stats: ListStats; filter: FilterState };
+
 /** One input request of an `input_required` answer, whole (for cards). */
 export interface InputRequestView {
   key: string;

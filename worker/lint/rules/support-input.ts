@@ -45,14 +45,17 @@ export interface AnsweredInput {
  * reports those, so the shape rules do not pile on).
  */
 export function answeredInputs(c: Conversation, ctx: LintContext, method: string): readonly AnsweredInput[] {
-  let memo = answeredMemo.get(ctx);
-  if (memo === undefined || memo.of !== c) answeredMemo.set(ctx, (memo = { of: c, byMethod: new Map() }));
+  const memo = ctx.memo(ANSWERED, (): { of: Conversation | null; byMethod: Map<string, readonly AnsweredInput[]> } => ({ of: null, byMethod: new Map() }));
+  if (memo.of !== c) {
+    memo.of = c;
+    memo.byMethod = new Map();
+  }
   let list = memo.byMethod.get(method);
   if (list === undefined) memo.byMethod.set(method, (list = computeAnsweredInputs(c, ctx, method)));
   return list;
 }
 
-const answeredMemo = new WeakMap<LintContext, { of: Conversation; byMethod: Map<string, readonly AnsweredInput[]> }>();
+const ANSWERED = {};
 
 function computeAnsweredInputs(c: Conversation, ctx: LintContext, method: string): readonly AnsweredInput[] {
   let out: AnsweredInput[] | undefined;

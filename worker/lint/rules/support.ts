@@ -112,14 +112,16 @@ export function retryPairs(c: Conversation): RetryPair[] {
   // engine checks one conversation with every rule before the next (engine.ts), so the
   // last one is all there is to remember; a memo per conversation would keep every pair
   // of a 100k-exchange capture alive for as long as its conversations.
-  if (pairsOf !== c) {
+  // Keyed by the rounds list, not the conversation: a live conversation object gains
+  // rounds, and each threading pass hands out a new list (thread/threader.ts).
+  if (pairsOf !== c.rounds) {
     pairs = computeRetryPairs(c);
-    pairsOf = c;
+    pairsOf = c.rounds;
   }
   return pairs;
 }
 
-let pairsOf: Conversation | null = null;
+let pairsOf: readonly Round[] | null = null;
 let pairs: RetryPair[] = [];
 
 function computeRetryPairs(c: Conversation): RetryPair[] {
@@ -158,16 +160,17 @@ export function isFirstIssue(ctx: LintContext, c: Conversation, index: number, t
  */
 export function issuedTokens(c: Conversation, ctx: LintContext): IssuedToken[] {
   // Six state/* rules ask in turn about the same conversation: remember the last answer,
-  // per context (held weakly: a finished run's context, and all it reaches, can go).
-  const last = issuedMemo.get(ctx);
-  if (last !== undefined && last.of === c) return last.list;
-  const list = computeIssuedTokens(c, ctx);
-  issuedMemo.set(ctx, { of: c, list });
-  return list;
+  // kept by the context.
+  const last = ctx.memo(ISSUED, (): { of: Conversation | null; list: IssuedToken[] } => ({ of: null, list: [] }));
+  if (last.of !== c) {
+    last.list = computeIssuedTokens(c, ctx);
+    last.of = c;
+  }
+  return last.list;
 }
 
 interface IssuedToken { round: Round; index: number; reading: TokenReading }
-const issuedMemo = new WeakMap<LintContext, { of: Conversation; list: IssuedToken[] }>();
+const ISSUED = {};
 
 function computeIssuedTokens(c: Conversation, ctx: LintContext): IssuedToken[] {
   const out: IssuedToken[] = [];

@@ -7,16 +7,18 @@ import { MODERN } from '../support.js';
 // Per context: endpoint (client + URL) → every `initialize` exchange, ascending, with the
 // session id its response minted (or null). Built from the conversations, not from the
 // order the engine happens to call check() in, so a partial re-lint sees the same thing.
-const index = new WeakMap<LintContext, Map<string, { seq: number; minted: boolean }[]>>();
+const INITIALIZES = {};
 
 function endpoint(record: ExchangeRecord): string {
   return `${record.client ?? ''} ${record.request.url}`;
 }
 
 function initializes(ctx: LintContext): Map<string, { seq: number; minted: boolean }[]> {
-  let map = index.get(ctx);
-  if (map) return map;
-  map = new Map();
+  return ctx.memo(INITIALIZES, () => build(ctx));
+}
+
+function build(ctx: LintContext): Map<string, { seq: number; minted: boolean }[]> {
+  const map = new Map<string, { seq: number; minted: boolean }[]>();
   for (const c of ctx.conversations) {
     if (c.method !== 'initialize') continue;
     for (const r of c.rounds) {
@@ -27,7 +29,6 @@ function initializes(ctx: LintContext): Map<string, { seq: number; minted: boole
     }
   }
   for (const list of map.values()) list.sort((a, b) => a.seq - b.seq);
-  index.set(ctx, map);
   return map;
 }
 

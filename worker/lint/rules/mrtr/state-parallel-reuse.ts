@@ -5,32 +5,21 @@ import { show } from '../support.js';
 
 interface Use {
   round: Round;
-  conversation: string;
   end: number;
 }
 
-// Index of token → every round that echoed it, built once per context: a per-conversation
-// scan of every other conversation would be quadratic on 100k-exchange captures. Most
-// tokens are echoed once, so a lone use is kept as itself, not in a list of one.
-const cache = new WeakMap<LintContext, Map<string, Use | Use[]>>();
+// Each token's presentations with the time each stopped being in flight, built once per
+// context: a per-conversation scan of every other conversation would be quadratic.
+const USES = {};
 
-function uses(ctx: LintContext): Map<string, Use | Use[]> {
-  let map = cache.get(ctx);
-  if (map) return map;
-  map = new Map();
-  for (const c of ctx.conversations) {
-    for (const round of c.rounds) {
-      if (round.stateSent === null) continue;
-      const end = round.answeredAt ?? ctx.record(round.exchange)?.endedAt ?? Infinity;
-      const use: Use = { round, conversation: c.id, end };
-      const seen = map.get(round.stateSent);
-      if (seen === undefined) map.set(round.stateSent, use);
-      else if (Array.isArray(seen)) seen.push(use);
-      else map.set(round.stateSent, [seen, use]);
-    }
+function usesOf(ctx: LintContext, token: string): readonly Use[] {
+  const memo = ctx.memo(USES, () => new Map<string, Use[]>());
+  let list = memo.get(token);
+  if (list === undefined) {
+    list = ctx.presentations(token).map(({ round }) => ({ round, end: round.answeredAt ?? ctx.record(round.exchange)?.endedAt ?? Infinity }));
+    memo.set(token, list);
   }
-  cache.set(ctx, map);
-  return map;
+  return list;
 }
 
 /** mrtr:257. Reported on the later of two overlapping requests, once per request. */
@@ -44,8 +33,8 @@ export const stateParallelReuse: ConversationRule = {
   check(c, ctx, report) {
     for (const round of c.rounds) {
       if (round.stateSent === null) continue;
-      const all = uses(ctx).get(round.stateSent);
-      if (!Array.isArray(all)) continue; // echoed once: by this round
+      if (ctx.presentations(round.stateSent).length < 2) continue; // echoed once: by this round
+      const all = usesOf(ctx, round.stateSent);
       const earlier = all.find((u) => u.round !== round
         && (u.round.sentAt < round.sentAt || (u.round.sentAt === round.sentAt && u.round.exchange < round.exchange))
         && u.end > round.sentAt);

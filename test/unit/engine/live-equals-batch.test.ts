@@ -1,0 +1,138 @@
+// The live engine, fed a capture in any split of arrival batches (records out of order,
+// the same exchange re-delivered as it streams: pending, then part of its events, then
+// whole), ends with exactly the analysis of the whole capture at once.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../worker/analysis.js';
+import { AnalysisEngine, type EngineStep } from '../../../worker/engine/analysis-engine.js';
+import type { ExchangeRecord, Finding } from '../../../worker/protocol.js';
+import { listOf, listUpdate, SessionModel } from '../../../worker/view/session-model.js';
+import type { ConversationList } from '../../../worker/view/types.js';
+import { applyListUpdate } from '../../../web/lib/list-update.js';
+import type { StoredExchange } from '../../../worker/storage/index.js';
+import { ask, capture, reply } from '../../support/capture-builder.js';
+
+const TOKENS = ['tok-a', 'tok-b', 'tok-c'];
+const KEYS = ['k1', 'k2'];
+const step = fc.record({
+  method: fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'prompts/get', 'tools/list'),
+  name: fc.constantFrom('a', 'b'),
+  state: fc.option(fc.constantFrom(...TOKENS), { nil: undefined }),
+  responses: fc.option(fc.dictionary(fc.constantFrom(...KEYS), fc.constantFrom(reply.accept({ f: 'v' }), reply.decline()), { maxKeys: 2 }), { nil: undefined }),
+  answer: fc.constantFrom('input', 'input', 'complete', 'error', 'none', 'garbage'),
+  token: fc.option(fc.constantFrom(...TOKENS), { nil: undefined }),
+  sse: fc.boolean(),
+  gap: fc.integer({ min: 0, max: 3 }),
+});
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+function build(steps: Step[]): ExchangeRecord[] {
+  const b = capture();
+  let t = 100;
+  steps.forEach((s) => {
+    t += s.gap;
+    const call = b.call(s.method, s.method === 'tools/list' ? {} : { name: s.name, arguments: { x: 1 } }, t);
+    if (s.state !== undefined) call.state(s.state);
+    if (s.responses !== undefined) call.responses(JSON.parse(JSON.stringify(s.responses)));
+    if (s.answer === 'input') call.inputRequired({ k1: ask.form('m', { f: { type: 'string' } }) }, s.token);
+    else if (s.answer === 'complete') call.complete();
+    else if (s.answer === 'error') call.error(-32602, 'bad', { status: 400 });
+    else if (s.answer === 'none') call.noResponse();
+    else call.answer('not json');
+    if (s.sse && s.answer !== 'none') call.sse([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } }]);
+  });
+  return b.build();
+}
+
+/** Earlier versions of a record as it was recorded: pending, then part of its stream. */
+function versions(r: ExchangeRecord): ExchangeRecord[] {
+  const out: ExchangeRecord[] = [{ ...structuredClone(r), state: 'pending', response: undefined, endedAt: undefined }];
+  const events = r.response?.events;
+  if (r.response && events && events.length > 1) {
+    out.push({ ...structuredClone(r), state: 'streaming', endedAt: undefined, response: { ...structuredClone(r.response), events: structuredClone(events.slice(0, 1)) } });
+  }
+  return out;
+}
+
+/** Findings grouped per conversation, as the list's counts read them. */
+function perConversation(findings: readonly Finding[]) {
+  const m = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const k = f.conversation ?? '';
+    m.set(k, [...(m.get(k) ?? []), f]);
+  }
+  return m;
+}
+
+describe('the live engine', () => {
+  it('ends with the batch analysis for any split of a capture into arrival batches (property)', async () => {
+    const arb = fc.array(step, { minLength: 1, maxLength: 14 }).chain((steps) => {
+      const n = build(steps).length;
+      return fc.tuple(
+        fc.constant(steps),
+        // each record: the batch its final version arrives in, and whether it streams in first
+        fc.array(fc.record({ batch: fc.integer({ min: 0, max: 4 }), streams: fc.boolean(), order: fc.integer() }), { minLength: n, maxLength: n }),
+      );
+    });
+    await fc.assert(fc.asyncProperty(arb, async ([steps, plan]) => {
+      const records = build(steps);
+      const batch = await analyze(structuredClone(records), { final: false });
+
+      const batches: ExchangeRecord[][] = [[], [], [], [], [], []];
+      const order = records.map((r, i) => ({ r, p: plan[i] })).sort((a, b) => a.p.order - b.p.order);
+      for (const { r, p } of order) {
+        if (p.streams) versions(r).forEach((v, k) => batches[Math.max(0, p.batch - 1 + Math.min(k, 1))].push(v));
+        batches[p.batch + 1].push(structuredClone(r));
+      }
+      const engine = new AnalysisEngine({ final: false });
+      const model = new SessionModel();
+      let last: EngineStep | undefined;
+      // The page's copy, kept by applying only the changed rows of each build.
+      let page: ConversationList | null = null;
+      let epoch: number | null = null;
+      for (const b of batches) {
+        engine.put(b);
+        last = await engine.step();
+        model.put(structuredClone(b) as StoredExchange[]);
+        const built = await model.built(() => [], 0);
+        const update = listUpdate(built, '', epoch);
+        if (epoch !== null) expect(update.kind).toBe('delta');
+        page = applyListUpdate(page, update);
+        epoch = update.epoch;
+        expect(page).toEqual(listOf(built, ''));
+      }
+      // The session's list (rows kept per conversation) equals a list built from scratch.
+      const fresh = new SessionModel(structuredClone(records) as StoredExchange[]);
+      expect(listOf(await model.built(() => [], 0), '')).toEqual(listOf(await fresh.built(() => [], 0), ''));
+      const live = last!;
+      expect(live.conversations).toEqual(batch.conversations);
+      expect(live.findings).toEqual(batch.findings);
+      expect([...live.tokens]).toEqual([...batch.tokens]);
+      const byConv = perConversation(batch.findings);
+      for (const c of batch.conversations) expect(engine.findingsOf(c.id)).toEqual(byConv.get(c.id) ?? []);
+      expect(engine.findingsOf('')).toEqual(byConv.get('') ?? []);
+    }), { numRuns: 300 });
+  }, 120_000);
+
+  it('files a live answer to a pending retry in place, without re-threading, and agrees with the batch', async () => {
+    const records = build([
+      { method: 'tools/call', name: 'a', state: undefined, responses: undefined, answer: 'input', token: 'tok-a', sse: false, gap: 0 },
+      { method: 'tools/call', name: 'b', state: undefined, responses: undefined, answer: 'complete', token: undefined, sse: false, gap: 1 },
+      { method: 'tools/call', name: 'a', state: 'tok-a', responses: { k1: reply.accept({ f: 'v' }) }, answer: 'input', token: 'tok-b', sse: true, gap: 1 },
+    ]);
+    const engine = new AnalysisEngine({ final: false });
+    engine.put(records.slice(0, 2));
+    await engine.step();
+    engine.put(versions(records[2]));
+    const pending = await engine.step();
+    expect(pending.conversations.find((c) => c.id === 'c0')?.rounds.map((r) => r.outcome)).toEqual(['input_required', 'no-response']);
+    engine.put([records[2]]);
+    const done = await engine.step();
+    expect(done.full).toBe(false);
+    expect([...done.changed]).toContain('c0');
+    const batch = await analyze(structuredClone(records), { final: false });
+    expect(done.conversations).toEqual(batch.conversations);
+    expect(done.findings).toEqual(batch.findings);
+    expect(done.conversations.find((c) => c.id === 'c0')?.rounds.map((r) => r.outcome)).toEqual(['input_required', 'input_required']);
+  });
+});

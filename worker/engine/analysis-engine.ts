@@ -1,0 +1,451 @@
+// The one analysis pipeline (decode → thread → read tokens → lint), kept live: records
+// are put as they arrive or change, and each `step` redoes only what the changes affect.
+// The CLI and imports put everything at once and step once; a live session steps after
+// each (coalesced) batch of changes. Both give the same analysis (property-tested).
+//
+// Who owns what: the engine owns the decodings (one per record version), the threading
+// (thread-state.ts), the token readings (one per token, issuing URL and key version) and
+// the findings per subject (lint-state.ts). Callers own the records and hand copies in.
+//
+// Hazard: a lint rule may look past its subject (another conversation that issued or
+// echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
+// reach is worked out in `#affected`; anything it cannot bound re-checks everything.
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
+import { decodeExchange, releaseBodies } from '../decode/exchange.js';
+import { asObject, own } from '../decode/meta.js';
+import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '../tokens/index.js';
+import { RuleRunner } from '../lint/engine.js';
+import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
+import { ALL_RULES } from '../lint/rules/index.js';
+import { threadSignature, ThreadState, usesLegacyLinking, type Threaded } from './thread-state.js';
+import type { StateOrigin } from '../thread/threader.js';
+import { LintState } from './lint-state.js';
+import { fingerprint, tokensOf } from './fingerprint.js';
+
+export interface EngineOptions {
+  /** Keys per server: given the URL of the exchange that issued a token (else sent it). */
+  keysFor?: (url: string) => readonly TokenKey[];
+  /** Whether any key was configured at all (lint's `keysGiven`); default: keysFor given. */
+  keysGiven?: boolean;
+  maxRounds?: number;
+  ttlBoundSeconds?: number;
+  /** The capture has ended: waiting chains are `abandoned`. Default true. */
+  final?: boolean;
+  rules?: readonly Rule[];
+  hmac?: HmacSha256Check;
+  /** Drop body texts from records once decoded (the caller hands them over). */
+  releaseBodies?: boolean;
+}
+
+interface Entry { record: ExchangeRecord; decoded: DecodedExchange; stamp: string }
+
+/** The analysis after one step, and what changed in it. */
+export interface EngineStep {
+  conversations: Conversation[];
+  /** Every distinct token, in the order the batch analysis lists them (built on first read). */
+  readonly tokens: Map<string, TokenReading>;
+  /** Every finding, sorted (built on first read). */
+  readonly findings: Finding[];
+  /** Ids of conversations whose rows may differ from the previous step's. */
+  changed: ReadonlySet<string>;
+  /** Ids of conversations that existed in the previous step and no longer do. */
+  removed: ReadonlySet<string>;
+  /** Everything was re-threaded (every Conversation object is new). */
+  full: boolean;
+}
+
+/** What identifies one version of a record (records carry no version number). */
+function stampOf(r: ExchangeRecord): string {
+  const q = r.response;
+  return `${r.id}|${r.state}|${r.startedAt}|${r.endedAt}|${r.request.body?.length}|${q?.status}|${q?.receivedAt}|${q?.body?.length}|${q?.events?.length}|${q?.tail?.length}`;
+}
+
+export class AnalysisEngine {
+  readonly #opts: EngineOptions;
+  readonly #runner: RuleRunner;
+  #keysFor: (url: string) => readonly TokenKey[];
+  readonly #entries: (Entry | undefined)[] = [];
+  readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
+  readonly #thread = new ThreadState();
+  #legacy = false;
+  #relintAll = true;
+  #convs: Conversation[] = [];
+  readonly #convIndex = new Map<Conversation, number>();
+  #convsOf: Conversation[][] = [];
+  #presented = new Map<string, Presentation[]>();
+  readonly #indexed = new Map<Conversation, number>();
+  #toolLists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
+  readonly #readings = new Map<string, TokenReading>();
+  readonly #lint = new LintState();
+  #fps = new Map<string, string>();
+  #chain: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: EngineOptions = {}) {
+    this.#opts = opts;
+    this.#runner = new RuleRunner(opts.rules ?? ALL_RULES);
+    this.#keysFor = opts.keysFor ?? (() => []);
+  }
+
+  /** Adds or replaces records (by seq). `decoded[i]`, when given, is `decodeExchange(records[i])`. */
+  put(records: Iterable<ExchangeRecord>, decoded?: readonly DecodedExchange[]): void {
+    let i = 0;
+    for (const record of records) this.#pending.set(record.seq, { record, decoded: decoded?.[i++] });
+  }
+
+  /** Removes records by seq. */
+  remove(seqs: Iterable<number>): void {
+    for (const s of seqs) this.#pending.set(s, null);
+  }
+
+  /** New keys: every token is read again and every conversation re-checked at the next step. */
+  setKeys(keysFor: (url: string) => readonly TokenKey[]): void {
+    this.#keysFor = keysFor;
+    this.#readings.clear();
+    this.#relintAll = true;
+  }
+
+  /** One exchange as analysed. */
+  entry(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined {
+    return this.#entries[seq];
+  }
+
+  /** Every record, by ascending seq. */
+  records(): ExchangeRecord[] {
+    const out: ExchangeRecord[] = [];
+    for (const e of this.#entries) if (e) out.push(e.record);
+    return out;
+  }
+
+  /** The findings naming a conversation ('' for none), or null when a rule threw (then
+   *  read `findings` of the step, which reports each broken rule once). */
+  findingsOf(conversation: string): Finding[] | null {
+    return this.#lint.hasFailures ? null : this.#lint.of(conversation);
+  }
+
+  /** Applies every change put since the last step. Steps run one at a time. */
+  step(): Promise<EngineStep> {
+    const run = this.#chain.then(() => this.#step());
+    this.#chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async #step(): Promise<EngineStep> {
+    const final = this.#opts.final ?? true;
+    // 1. Decode what changed, and judge whether threading can append it.
+    const added: Entry[] = [];
+    const touchedSeqs: number[] = [];
+    let rethread = !this.#thread.started;
+    const oldSeqs: number[] = [];
+    const reanswers: { old: Entry; now: Entry }[] = [];
+    for (const [seq, p] of this.#pending) {
+      const prev = this.#entries[seq];
+      if (p === null) {
+        if (prev) {
+          this.#entries[seq] = undefined;
+          rethread = true;
+          oldSeqs.push(seq);
+        }
+        continue;
+      }
+      const stamp = stampOf(p.record);
+      if (prev && prev.stamp === stamp && prev.record !== p.record) {
+        prev.record = p.record; // the same version, read again
+        continue;
+      }
+      if (prev && prev.record === p.record && prev.stamp === stamp) continue;
+      const decoded = p.decoded ?? decodeExchange(p.record);
+      if (this.#opts.releaseBodies === true) releaseBodies(p.record);
+      const e: Entry = { record: p.record, decoded, stamp };
+      if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
+      if (prev === undefined) added.push(e);
+      else if (prev.record === p.record) rethread = true;
+      else if (threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) reanswers.push({ old: prev, now: e });
+      this.#entries[seq] = e;
+      touchedSeqs.push(seq);
+    }
+    this.#pending.clear();
+    if (!rethread && (this.#legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
+
+    // 2. Thread.
+    const states = { get: (seq: number) => this.#entries[seq]?.record.state };
+    const before = this.#convs;
+    let th: Threaded | null = null;
+    if (!rethread && reanswers.length > 0) {
+      const filed = this.#thread.reanswer(reanswers, (seq) => this.#placed(seq), final, states);
+      if (filed !== null && added.length > 0) {
+        const more = this.#thread.append(added, final, states);
+        th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
+      } else th = filed;
+    } else if (!rethread) th = this.#thread.append(added, final, states);
+    th ??= this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states);
+    this.#convs = th.conversations;
+
+    // 3. Which conversations changed, and the indexes rules read.
+    const changed = new Set<string>();
+    const removed = new Set<string>();
+    const changedConvs: Conversation[] = [];
+    const oldConvs: Conversation[] = [];
+    if (th.full) {
+      const fps = new Map<string, string>();
+      for (const c of th.conversations) {
+        const fp = fingerprint(c, (seq) => this.#entries[seq]?.stamp ?? '');
+        fps.set(c.id, fp);
+        if (this.#fps.get(c.id) !== fp) {
+          changed.add(c.id);
+          changedConvs.push(c);
+        }
+      }
+      for (const c of before) {
+        if (!fps.has(c.id)) removed.add(c.id);
+        if (!fps.has(c.id) || changed.has(c.id)) oldConvs.push(c);
+      }
+      this.#fps = fps;
+      this.#reindex(th.conversations);
+    } else {
+      for (const c of th.grown) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      this.#extendIndex(th.grown);
+      for (const c of changedConvs) this.#fps.set(c.id, fingerprint(c, (seq) => this.#entries[seq]?.stamp ?? ''));
+    }
+
+    // 4. What lint must re-check.
+    const all = this.#relintAll || this.#legacy || changedConvs.some((c) => c.method === 'tools/list') || oldConvs.some((c) => c.method === 'tools/list');
+    if (changedConvs.some((c) => c.method === 'tools/list') || oldConvs.some((c) => c.method === 'tools/list')) this.#toolLists = collectToolLists(this.#convs, (seq) => this.#entries[seq]?.decoded);
+    const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
+    const seqs = new Set<number>(all ? [] : touchedSeqs);
+    if (!all) {
+      for (const c of changedConvs) for (const s of c.exchanges) seqs.add(s);
+      for (const c of oldConvs) for (const s of c.exchanges) seqs.add(s);
+      for (const s of oldSeqs) seqs.add(s);
+    }
+
+    // 5. Read the tokens those conversations hold, then lint them.
+    await this.#readTokens(convs);
+    const ctx = this.#context();
+    if (all) {
+      this.#lint.clear();
+      for (const c of this.#convs) this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) this.#lint.setExchange(s, this.#runner.exchange(ctx, s));
+      for (const c of this.#convs) changed.add(c.id);
+    } else {
+      for (const id of removed) this.#lint.setConversation(id, undefined);
+      for (const c of convs) {
+        this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+        changed.add(c.id);
+      }
+      for (const s of seqs) this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
+    }
+    this.#relintAll = false;
+    for (const id of removed) changed.delete(id);
+    return this.#result(changed, removed, th.full);
+  }
+
+  #result(changed: Set<string>, removed: Set<string>, full: boolean): EngineStep {
+    const conversations = this.#convs;
+    const lint = this.#lint;
+    const entries = this.#entries;
+    let findings: Finding[] | undefined;
+    let tokens: Map<string, TokenReading> | undefined;
+    const self = this;
+    return {
+      conversations, changed, removed, full,
+      get findings() {
+        const seqs: number[] = [];
+        for (let s = 0; s < entries.length; s++) if (entries[s]) seqs.push(s);
+        return (findings ??= lint.all(conversations.map((c) => c.id), seqs));
+      },
+      get tokens() {
+        return (tokens ??= self.#tokenMap(conversations));
+      },
+    };
+  }
+
+  /** The changed conversations and every one a rule could see them from. */
+  #affected(changedConvs: readonly Conversation[], oldConvs: readonly Conversation[]): Conversation[] {
+    const ids = new Set<string>();
+    const out: Conversation[] = [];
+    const add = (c: Conversation) => {
+      if (!ids.has(c.id) && this.#convIndex.has(c)) {
+        ids.add(c.id);
+        out.push(c);
+      }
+    };
+    let earliestAnswer = Infinity;
+    for (const c of [...changedConvs, ...oldConvs]) {
+      add(c);
+      for (const t of tokensOf(c)) {
+        for (const o of this.#thread.origins(t)) add(o.conversation);
+        for (const p of this.#presented.get(t) ?? []) add(p.conversation);
+      }
+      for (const r of c.rounds) if (r.answeredAt !== null && r.answeredAt < earliestAnswer) earliestAnswer = r.answeredAt;
+    }
+    // A chain's answer asking for keys is seen by any later call's first round (see
+    // mrtr/state-cross-request): re-check every call first sent at or after it.
+    if (earliestAnswer !== Infinity) for (const c of this.#convs) if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
+    return out;
+  }
+
+  /** Where each round of an exchange sits. */
+  #placed(seq: number): StateOrigin[] {
+    const out: StateOrigin[] = [];
+    for (const c of this.#convsOf[seq] ?? []) c.rounds.forEach((r, round) => {
+      if (r.exchange === seq) out.push({ conversation: c, round });
+    });
+    return out;
+  }
+
+  #reindex(convs: readonly Conversation[]): void {
+    this.#convIndex.clear();
+    this.#indexed.clear();
+    this.#convsOf = [];
+    this.#presented = new Map();
+    this.#extendIndex(convs);
+    this.#toolLists = collectToolLists(convs, (seq) => this.#entries[seq]?.decoded);
+  }
+
+  /** Adds new conversations and new rounds of known ones to the indexes (conversations
+   *  only grow between re-threads: new ones come last, rounds are pushed). */
+  #extendIndex(grown: readonly Conversation[]): void {
+    for (const c of grown) {
+      let ci = this.#convIndex.get(c);
+      if (ci === undefined) this.#convIndex.set(c, (ci = this.#convIndex.size));
+      for (const seq of c.exchanges) {
+        const list = this.#convsOf[seq];
+        if (list === undefined) this.#convsOf[seq] = [c];
+        else if (!list.includes(c)) list.push(c);
+      }
+      const from = this.#indexed.get(c) ?? 0;
+      for (let ri = from; ri < c.rounds.length; ri++) {
+        const round = c.rounds[ri];
+        if (round.stateSent === null) continue;
+        const list = this.#presented.get(round.stateSent);
+        const p: Presentation = { round, conversation: c };
+        if (list === undefined) this.#presented.set(round.stateSent, [p]);
+        else {
+          // Conversation order, then round order: usually the end.
+          let at = list.length;
+          while (at > 0 && this.#convIndex.get(list[at - 1].conversation)! > ci) at--;
+          list.splice(at, 0, p);
+        }
+      }
+      this.#indexed.set(c, c.rounds.length);
+    }
+  }
+
+  /** Where the batch analysis reads a token: the first round issuing it, else sending it. */
+  #whereOf(token: string): number | undefined {
+    let best: { ci: number; ri: number; seq: number } | undefined;
+    for (const o of this.#thread.origins(token)) {
+      const ci = this.#convIndex.get(o.conversation) ?? Infinity;
+      if (best === undefined || ci < best.ci || (ci === best.ci && o.round < best.ri)) best = { ci, ri: o.round, seq: o.conversation.rounds[o.round].exchange };
+    }
+    if (best !== undefined) return best.seq;
+    return this.#presented.get(token)?.[0]?.round.exchange;
+  }
+
+  #readingKey(token: string): string {
+    const seq = this.#whereOf(token);
+    return `${seq === undefined ? '' : (this.#entries[seq]?.record.request.url ?? '')}\n${token}`;
+  }
+
+  async #readTokens(convs: readonly Conversation[]): Promise<void> {
+    const pending: Promise<void>[] = [];
+    for (const c of convs) for (const t of tokensOf(c)) {
+      const k = this.#readingKey(t);
+      if (this.#readings.has(k)) continue;
+      const keys = this.#keysFor(k.slice(0, k.length - t.length - 1));
+      const now = readTokenSync(t, keys, this.#opts.hmac);
+      if (now !== undefined) this.#readings.set(k, now);
+      else pending.push(readToken(t, keys, this.#opts.hmac).then((r) => void this.#readings.set(k, r)));
+    }
+    await Promise.all(pending);
+  }
+
+  #reading(token: string): TokenReading | undefined {
+    const k = this.#readingKey(token);
+    let r = this.#readings.get(k);
+    if (r === undefined) {
+      r = readTokenSync(token, this.#keysFor(k.slice(0, k.length - token.length - 1)), this.#opts.hmac);
+      if (r !== undefined) this.#readings.set(k, r);
+    }
+    return r;
+  }
+
+  /** Every token in first-seen order: issued ones first, then sent ones (as `analyze` did). */
+  #tokenMap(convs: readonly Conversation[]): Map<string, TokenReading> {
+    const out = new Map<string, TokenReading>();
+    const put = (t: string | null) => {
+      if (t === null || out.has(t)) return;
+      const r = this.#reading(t);
+      if (r !== undefined) out.set(t, r);
+    };
+    for (const c of convs) for (const r of c.rounds) put(r.stateIssued);
+    for (const c of convs) for (const r of c.rounds) put(r.stateSent);
+    return out;
+  }
+
+  #context(): LintContext {
+    const entries = this.#entries;
+    const options: LintOptions = {
+      maxRounds: this.#opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
+      ttlBoundSeconds: this.#opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
+      keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
+    };
+    const entry = (seq: number) => {
+      const e = entries[seq];
+      if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
+      return e;
+    };
+    const memo = new Map<object, unknown>();
+    const toolLists = this.#toolLists;
+    const presented = this.#presented;
+    const convsOf = this.#convsOf;
+    return {
+      options,
+      conversations: this.#convs,
+      record: (seq) => entry(seq).record,
+      decoded: (seq) => entry(seq).decoded,
+      request: (round: Round) => entry(round.exchange).decoded.sent[round.message],
+      answer: (round: Round) => (round.answer >= 0 ? entry(round.exchange).decoded.received[round.answer] : undefined),
+      token: (t) => this.#reading(t),
+      conversationsOf: (seq) => convsOf[seq] ?? [],
+      issuedBy: (t) => this.#thread.origins(t),
+      toolDefinition: (name, beforeSeq) => {
+        for (let i = toolLists.length - 1; i >= 0; i--) {
+          if (toolLists[i].seq >= beforeSeq) continue;
+          const def = toolLists[i].tools.get(name);
+          if (def) return def;
+        }
+        return undefined;
+      },
+      presentations: (t) => presented.get(t) ?? [],
+      memo: <T>(key: object, build: () => T): T => {
+        if (memo.has(key)) return memo.get(key) as T;
+        const v = build();
+        memo.set(key, v);
+        return v;
+      },
+    };
+  }
+}
+
+/** Tool definitions from every `tools/list` result, in capture order. */
+function collectToolLists(conversations: readonly Conversation[], decodedOf: (seq: number) => DecodedExchange | undefined) {
+  const lists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
+  for (const c of conversations) {
+    if (c.method !== 'tools/list') continue;
+    for (const r of c.rounds) {
+      const ans = r.answer >= 0 ? decodedOf(r.exchange)?.received[r.answer] : undefined;
+      const tools = own(ans?.result, 'tools');
+      if (!Array.isArray(tools)) continue;
+      const map = new Map<string, Record<string, unknown>>();
+      for (const t of tools) {
+        const o = asObject(t);
+        const n = own(o, 'name');
+        if (o && typeof n === 'string') map.set(n, o);
+      }
+      lists.push({ seq: r.exchange, tools: map });
+    }
+  }
+  return lists.sort((a, b) => a.seq - b.seq);
+}
