@@ -86,3 +86,21 @@ export function tokenMatches(expected: string, given: string): boolean {
   const b = createHash('sha256').update(given).digest();
   return timingSafeEqual(a, b);
 }
+
+// The relay answers fetches only. A browser navigation, frame, script, style or image load
+// of a relay URL would make a target's answer (or our JSON) a document or a script on the
+// inspector's own origin. Browsers say what a request is for in Sec-Fetch-Dest; fetch,
+// XHR and EventSource send `empty`. Non-browser MCP clients send no Sec-Fetch-* headers at
+// all, so an absent header is not a navigation and passes.
+export function destinationProblem(req: IncomingMessage): string | undefined {
+  const dest = req.headers['sec-fetch-dest'];
+  if (dest === undefined || dest === 'empty') return undefined;
+  return `Refused: relay and demo URLs answer fetch requests only, not a browser ${JSON.stringify(String(dest).slice(0, 32))} load. Point an MCP client at the URL, or open the inspector at ${ownOrigin(req)}/.`;
+}
+
+/** Headers on everything under /relay/ and /demo/: never a document, never sniffed, no referrer. */
+export const INERT_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};

@@ -7,7 +7,7 @@ import type { ExchangeRecord } from '../../worker/protocol.js';
 import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
 import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
-import { foreignOriginProblem, hostProblem, ownOrigin, refuse, tokenMatches } from './guards.js';
+import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, ownOrigin, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
@@ -203,9 +203,12 @@ export function createRelay(opts: RelayOptions): Relay {
       if (hostIssue) return refuse(res, 403, hostIssue);
       const path = url.pathname;
       if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) return next();
-      // Whatever a browser loads from here must not name a relay URL (with its token) as
-      // the referrer of its next request.
-      res.setHeader('referrer-policy', 'no-referrer');
+      // Everything answered here is inert on our origin: a sandboxed, unsniffed non-document
+      // that names no referrer (relay URLs carry the token). These replace the app's CSP,
+      // and forward.ts keeps a target's own CSP and cookies from replacing them in turn.
+      for (const [name, value] of Object.entries(INERT_HEADERS)) res.setHeader(name, value);
+      const destIssue = destinationProblem(req);
+      if (destIssue) return refuse(res, 403, destIssue);
       route(req, res, path, url.searchParams).catch((err: unknown) => {
         warn(`relay: ${(err as Error)?.stack ?? String(err)}`);
         refuse(res, 500, 'The relay failed on this request; see the inspector server log.');
