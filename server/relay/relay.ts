@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Socket } from 'node:net';
 import type { ExchangeRecord } from '../../worker/protocol.js';
@@ -10,6 +10,7 @@ import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchan
 import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, ownOrigin, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
+import { ensurePrivateDir } from './private-files.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 
@@ -25,7 +26,7 @@ export interface RelayOptions {
   createDemo: () => DemoHandler;
   /** The external clients' token; default MRTR_RELAY_TOKEN, else 192 random bits. */
   token?: string;
-  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector/relay-capture.jsonl. */
+  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector-<uid>/relay-capture.jsonl (a 0700 folder of ours). */
   jsonlPath?: string;
   /** Reaches user-added targets; default global fetch. */
   fetch?: (request: Request) => Promise<Response>;
@@ -78,9 +79,11 @@ function chooseToken(given: string | undefined): string {
   return token;
 }
 
-/** Default capture path when neither the option nor MRTR_RELAY_JSONL is set. */
+/** Default capture path when neither the option nor MRTR_RELAY_JSONL is set: a folder of
+ *  this user's own in the shared temp folder (checked 0700 and ours before use). */
 export function defaultJsonlPath(): string {
-  return join(tmpdir(), 'mrtr-inspector', 'relay-capture.jsonl');
+  const user = typeof process.getuid === 'function' ? String(process.getuid()) : userInfo().username.replace(/[^A-Za-z0-9_-]/g, '_');
+  return join(tmpdir(), `mrtr-inspector-${user}`, 'relay-capture.jsonl');
 }
 
 const DENIED_TOKEN = 'Refused: the relay URL needs the token printed when the inspector started (http://127.0.0.1:<port>/relay/<token>/<target>). Copy the current relay URL from the terminal or the inspector page.';
@@ -99,7 +102,11 @@ function safeDecode(segment: string): string {
 export function createRelay(opts: RelayOptions): Relay {
   const warn = opts.warn ?? ((m: string) => console.warn(m));
   const token = chooseToken(opts.token);
-  const jsonlPath = resolve(opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL ?? defaultJsonlPath());
+  const given = opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL;
+  const jsonlPath = resolve(given ?? defaultJsonlPath());
+  // The default folder is in the shared temp folder: ours and closed (0700), or we refuse to
+  // start. A folder the user named may be their own 0755 one, but never another user's.
+  ensurePrivateDir(dirname(jsonlPath), given === undefined);
   const targetsPath = join(dirname(jsonlPath), `${basename(jsonlPath).replace(/\.jsonl$/i, '')}.targets.json`);
   const targets = new TargetStore(targetsPath, warn);
   const capture = new CaptureFile(jsonlPath, warn);
