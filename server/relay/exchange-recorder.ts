@@ -1,5 +1,5 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import type { ExchangeRecord, HeaderPair, SseEventRecord } from '../../worker/protocol.js';
+import type { BodyTruncation, ExchangeRecord, HeaderPair, SseEventRecord } from '../../worker/protocol.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 
 /** Which step of an exchange a snapshot is: sinks treat per-event snapshots as cheap. */
@@ -16,7 +16,17 @@ export interface ExchangeStart {
   url: string;
   headers: HeaderPair[];
   body?: string;
+  /** The request body was cut to its first bytes for the record (see MAX_RECORDED_BYTES). */
+  bodyTruncated?: BodyTruncation;
 }
+
+/**
+ * The most of one body the relay records (an event stream counts its events' data). A
+ * hostile or runaway target must not make the relay hold, push and file hundreds of MB per
+ * exchange: the rest passes through to the client untouched but is not kept, and the record
+ * says how much was kept of how much.
+ */
+export const MAX_RECORDED_BYTES = 4 * 1024 * 1024;
 
 // Node's rawHeaders ([name, value, name, value, …]) as ordered pairs, as sent.
 export function pairsFromRaw(raw: readonly string[]): HeaderPair[] {
@@ -63,9 +73,15 @@ export class ExchangeRecorder {
   #pending = '';
   #retry: number | undefined;
   #done = false;
+  /** Bytes of the response body seen, and kept (text chunks or events' data). */
+  #seen = 0;
+  #kept = 0;
+  #full = false;
+  readonly #limit: number;
 
-  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void) {
+  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void, limit = MAX_RECORDED_BYTES) {
     this.#emit = emit;
+    this.#limit = limit;
     this.record = {
       v: PROTOCOL_VERSION,
       id: init.id,
@@ -74,7 +90,7 @@ export class ExchangeRecorder {
       source: 'relay',
       ...(init.client ? { client: init.client } : {}),
       startedAt: init.startedAt,
-      request: { method: init.method, url: init.url, headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}) },
+      request: { method: init.method, url: init.url, headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.bodyTruncated ? { truncated: init.bodyTruncated } : {}) },
       state: 'pending',
     };
     this.#emit(this.record, 'request');
@@ -114,9 +130,19 @@ export class ExchangeRecorder {
 
   /** A chunk of the response body passed through. */
   chunk(bytes: Uint8Array): void {
-    const text = this.#decoder.decode(bytes, { stream: true });
+    this.#seen += bytes.length;
+    if (this.#full) return;
+    if (this.#kept + bytes.length > this.#limit) {
+      // Keep the bytes up to the limit, then stop recording (the parser too: what is kept
+      // is complete events only, and the cut tail is dropped, not kept as `tail`).
+      bytes = bytes.subarray(0, this.#limit - this.#kept);
+      this.#full = true;
+    }
+    this.#kept += bytes.length;
+    const text = this.#decoder.decode(bytes, { stream: !this.#full });
     if (this.#parser) this.#feed(text);
     else this.#bodyParts.push(text);
+    if (this.#full) this.#pending = '';
   }
 
   /** The body ended normally. */
@@ -139,7 +165,8 @@ export class ExchangeRecorder {
   #finish(state: 'complete' | 'aborted' | 'failed', error?: string): void {
     if (this.#done) return;
     this.#done = true;
-    const rest = this.#decoder.decode();
+    const rest = this.#full ? '' : this.#decoder.decode();
+    if (this.#full && this.record.response) this.record.response.truncated = { recordedBytes: this.#kept, totalBytes: this.#seen };
     if (this.#parser) {
       this.#feed(rest);
       if (this.#pending !== '' && this.record.response) this.record.response.tail = this.#pending;
