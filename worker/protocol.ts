@@ -25,6 +25,14 @@ export type ExchangeSource = 'sw' | 'relay' | 'import' | 'console';
 /** Where an exchange is in its life. Only `complete` and `aborted`/`failed` are final. */
 export type ExchangeState = 'pending' | 'streaming' | 'complete' | 'aborted' | 'failed';
 
+/** How much of a body was recorded: the relay keeps the start of a large one only. */
+export interface BodyTruncation {
+  /** Bytes of the body kept in the record. */
+  recordedBytes: number;
+  /** Bytes of the whole body as it passed through. */
+  totalBytes: number;
+}
+
 /**
  * The raw exchange: the source of truth. One per HTTP exchange, append-only; every
  * message, conversation, token reading and finding is derived from these and can be
@@ -54,6 +62,8 @@ export interface ExchangeRecord {
     headers: HeaderPair[];
     /** Body as text (UTF-8 decoded; invalid bytes become U+FFFD). */
     body?: string;
+    /** Set when only the start of a large body was recorded; the target got it all. */
+    truncated?: BodyTruncation;
   };
   response?: {
     status: number;
@@ -67,6 +77,8 @@ export interface ExchangeRecord {
     events?: SseEventRecord[];
     /** For an event stream cut mid-event: the unterminated tail, kept verbatim. */
     tail?: string;
+    /** Set when only the start of a large body (or stream) was recorded; the client got it all. */
+    truncated?: BodyTruncation;
   };
   /** Epoch ms when the exchange ended (body complete, aborted or failed). */
   endedAt?: number;

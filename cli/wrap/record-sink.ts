@@ -6,10 +6,11 @@
 // Hazard: a batch whose POST failed may or may not have arrived; it is written to the file
 // as well. That is safe because a later line for the same id replaces an earlier one
 // everywhere records are read, and the copy in the file is never older than what was sent.
-import { appendFile, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
+import { defaultJsonlPath } from '../../server/relay/capture-path.js';
+import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
 
 /** The relay ingest path and the header that carries the token. */
 export const INGEST_PATH = '/relay/ingest';
@@ -110,10 +111,11 @@ export class RecordSink {
     const path = this.#o.file;
     const job = this.#fileChain.then(async () => {
       try {
-        await mkdir(dirname(path), { recursive: true });
-        const size = await stat(path).then((s) => s.size, () => 0);
+        // The same checks as the relay's: a folder of ours (0700 for the default one in the
+        // shared temp folder), the file 0600 and never reached through a symlink.
+        ensurePrivateDir(dirname(path), path === defaultJsonlPath());
         const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
-        await appendFile(path, size === 0 ? header + text : text);
+        await appendPrivate(path, (size) => (size === 0 ? header + text : text));
         this.#written += batch.length;
       } catch (err) {
         this.#o.warn(`mrtr-inspector wrap: cannot write records to ${path}: ${(err as Error).message}. Set MRTR_RELAY_JSONL to a writable path.`);

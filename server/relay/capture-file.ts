@@ -1,5 +1,4 @@
-import { appendFile, mkdir, readFile, rename, stat, truncate, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { appendPrivate, readPrivate, replacePrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
 
@@ -62,9 +61,9 @@ export class CaptureFile {
       else this.#queued.delete(id);
       this.#ids.add(id);
       try {
-        await mkdir(dirname(this.#path), { recursive: true });
-        const size = await stat(this.#path).then((s) => s.size, () => 0);
-        await appendFile(this.#path, size === 0 ? jsonlHeader() + '\n' + line : line);
+        // The folder was checked (ours, 0700) when the relay started; the file is opened
+        // without following symlinks and must be ours (private-files.ts).
+        await appendPrivate(this.#path, (size) => (size === 0 ? jsonlHeader() + '\n' + line : line));
       } catch (err) {
         // A full disk or a read-only directory must not break the client's traffic; say it
         // once, loudly, with the fix.
@@ -106,13 +105,9 @@ export class CaptureFile {
         kept.push(lines[i]!);
         left.add(r.id);
       });
-      if (kept.length === 0) await truncate(this.#path, 0);
-      else {
-        // Write beside and rename: a crash mid-rewrite leaves the old file, never half of one.
-        const tmp = `${this.#path}.${process.pid}.tmp`;
-        await writeFile(tmp, [jsonlHeader(), ...kept].join('\n') + '\n');
-        await rename(tmp, this.#path);
-      }
+      // Write beside and rename: a crash mid-rewrite leaves the old file, never half of one.
+      if (kept.length === 0) await truncatePrivate(this.#path);
+      else await replacePrivate(this.#path, [jsonlHeader(), ...kept].join('\n') + '\n');
       this.#ids = left;
       return { removed: before.size - left.size, left: left.size };
     });
@@ -123,13 +118,8 @@ export class CaptureFile {
     return this.#enqueue(async () => undefined);
   }
 
-  async #text(): Promise<string> {
-    try {
-      return await readFile(this.#path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
-      throw err;
-    }
+  #text(): Promise<string> {
+    return readPrivate(this.#path);
   }
 
   #enqueue<T>(job: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import type { ExchangeRecord, HeaderPair } from '../../worker/protocol.js';
+import type { BodyTruncation, ExchangeRecord, HeaderPair } from '../../worker/protocol.js';
 import { ResponseRecording } from '../../worker/capture/recording.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 
@@ -16,7 +16,17 @@ export interface ExchangeStart {
   url: string;
   headers: HeaderPair[];
   body?: string;
+  /** The request body was cut to its first bytes for the record (see MAX_RECORDED_BYTES). */
+  bodyTruncated?: BodyTruncation;
 }
+
+/**
+ * The most of one body the relay records (an event stream counts its events' data). A
+ * hostile or runaway target must not make the relay hold, push and file hundreds of MB per
+ * exchange: the rest passes through to the client untouched but is not kept, and the record
+ * says how much was kept of how much.
+ */
+export const MAX_RECORDED_BYTES = 4 * 1024 * 1024;
 
 // Node's rawHeaders ([name, value, name, value, …]) as ordered pairs, as sent.
 export function pairsFromRaw(raw: readonly string[]): HeaderPair[] {
@@ -38,9 +48,15 @@ export class ExchangeRecorder {
   #emit: (record: ExchangeRecord, stage: RecordStage) => void;
   #recording: ResponseRecording | undefined;
   #done = false;
+  /** Bytes of the response body seen, and kept. */
+  #seen = 0;
+  #kept = 0;
+  #full = false;
+  readonly #limit: number;
 
-  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void) {
+  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void, limit = MAX_RECORDED_BYTES) {
     this.#emit = emit;
+    this.#limit = limit;
     this.record = {
       v: PROTOCOL_VERSION,
       id: init.id,
@@ -49,7 +65,7 @@ export class ExchangeRecorder {
       source: 'relay',
       ...(init.client ? { client: init.client } : {}),
       startedAt: init.startedAt,
-      request: { method: init.method, url: init.url, headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}) },
+      request: { method: init.method, url: init.url, headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.bodyTruncated ? { truncated: init.bodyTruncated } : {}) },
       state: 'pending',
     };
     this.#emit(this.record, 'request');
@@ -67,6 +83,14 @@ export class ExchangeRecorder {
 
   /** A chunk of the response body passed through. */
   chunk(bytes: Uint8Array): void {
+    this.#seen += bytes.length;
+    if (this.#full) return;
+    if (this.#kept + bytes.length > this.#limit) {
+      // Keep the bytes up to the limit, then stop recording; the cut tail is dropped.
+      bytes = bytes.subarray(0, this.#limit - this.#kept);
+      this.#full = true;
+    }
+    this.#kept += bytes.length;
     this.#recording?.chunk(bytes);
   }
 
@@ -87,8 +111,9 @@ export class ExchangeRecorder {
     const res = this.record.response;
     if (end && res) {
       if (end.body !== undefined) res.body = end.body;
-      if (end.tail !== undefined) res.tail = end.tail;
+      if (end.tail !== undefined && !this.#full) res.tail = end.tail;
     }
+    if (this.#full && res) res.truncated = { recordedBytes: this.#kept, totalBytes: this.#seen };
     this.record.state = state;
     this.record.endedAt = end?.endedAt ?? Date.now();
     if (error !== undefined) this.record.error = error;

@@ -31,11 +31,16 @@ export function isUnrecordedRequestHeader(name: string): boolean {
 }
 
 // Response headers not passed back: hop-by-hop, and length/encoding, because fetch hands
-// us a decoded body that we re-chunk. Referrer-Policy is ours (no-referrer, set by the
-// relay): a target must not loosen it.
+// us a decoded body that we re-chunk. The rest would let a target act on the inspector's
+// own origin, where its answer is served: its CSP would replace ours (the relay's answers
+// are a sandbox, see relay.ts), cookies would land on our origin, Service-Worker-Allowed
+// would widen a worker's scope, Clear-Site-Data would wipe the page's captures, and a
+// looser Referrer-Policy would leak relay URLs with their token.
 const NEVER_RETURNED = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
   'content-length', 'content-encoding', 'referrer-policy',
+  'content-security-policy', 'content-security-policy-report-only', 'set-cookie', 'set-cookie2',
+  'service-worker-allowed', 'clear-site-data', 'x-content-type-options', 'refresh', 'link',
 ]);
 
 /** Reads a node request body whole, or undefined when it is larger than `limit`. */
@@ -68,15 +73,13 @@ export function upstreamHeaders(rawHeaders: readonly string[], dropAlso: (name: 
   return out;
 }
 
-/** The response headers to pass back to the client, minus hop-by-hop and `dropAlso`. */
+/** The response headers to pass back to the client, minus NEVER_RETURNED and `dropAlso`. */
 export function downstreamHeaders(headers: Headers, dropAlso: (name: string) => boolean = () => false): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   headers.forEach((value, name) => {
-    if (NEVER_RETURNED.has(name) || name === 'set-cookie' || dropAlso(name)) return;
+    if (NEVER_RETURNED.has(name) || dropAlso(name)) return;
     out[name] = value;
   });
-  const cookies = headers.getSetCookie();
-  if (cookies.length && !dropAlso('set-cookie')) out['set-cookie'] = cookies;
   return out;
 }
 

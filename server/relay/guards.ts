@@ -86,3 +86,52 @@ export function tokenMatches(expected: string, given: string): boolean {
   const b = createHash('sha256').update(given).digest();
   return timingSafeEqual(a, b);
 }
+
+// The relay answers fetches only. A browser navigation, frame, script, style or image load
+// of a relay URL would make a target's answer (or our JSON) a document or a script on the
+// inspector's own origin. Browsers say what a request is for in Sec-Fetch-Dest; fetch,
+// XHR and EventSource send `empty`. Non-browser MCP clients send no Sec-Fetch-* headers at
+// all, so an absent header is not a navigation and passes.
+export function destinationProblem(req: IncomingMessage): string | undefined {
+  const dest = req.headers['sec-fetch-dest'];
+  if (dest === undefined || dest === 'empty') return undefined;
+  return `Refused: relay and demo URLs answer fetch requests only, not a browser ${JSON.stringify(String(dest).slice(0, 32))} load. Point an MCP client at the URL, or open the inspector at ${ownOrigin(req)}/.`;
+}
+
+/** Headers on everything under /relay/ and /demo/: never a document, never sniffed, no referrer. */
+export const INERT_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "sandbox; default-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+// The page's secret: a cookie the relay sets when a browser loads the inspector page (a
+// top-level navigation), HttpOnly (no script reads it), SameSite=Strict (no other site's
+// request carries it), named for our port (cookies ignore ports, and two inspectors may
+// run side by side). The page API wants it on top of the Origin check, so a program that
+// only forges Origin or Sec-Fetch-Site headers is refused.
+export function pageCookieName(req: IncomingMessage): string {
+  return `mrtr-page-${req.socket.localPort}`;
+}
+
+/** The Set-Cookie value that hands the page its secret. */
+export function pageCookie(req: IncomingMessage, secret: string): string {
+  return `${pageCookieName(req)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+/** True for a browser's top-level load of a page (where the page's cookie is handed out). */
+export function isPageLoad(req: IncomingMessage): boolean {
+  return req.method === 'GET' && req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
+}
+
+/** Why a page-API request lacks the page's secret, or undefined when it carries it. */
+export function pageSecretProblem(req: IncomingMessage, secret: string): string | undefined {
+  const name = pageCookieName(req);
+  let given: string | undefined;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) given = part.slice(eq + 1).trim();
+  }
+  if (given !== undefined && tokenMatches(secret, given)) return undefined;
+  return `Refused: the relay's page API answers only the inspector page opened in a browser at ${ownOrigin(req)}/ since this start (${given === undefined ? 'no' : 'a stale'} page cookie). Reload the inspector page; external MCP clients use the relay URL with the token printed at start.`;
+}

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { DRAIN_HEADER, parseAck } from './backlog.js';
 import { readBody } from './forward.js';
-import { ownOrigin, pageOriginProblem, refuse } from './guards.js';
+import { ownOrigin, pageOriginProblem, pageSecretProblem, refuse } from './guards.js';
 import type { RelayContext } from './relay.js';
 import { relayExchange, type RelayPolicy } from './relay-exchange.js';
 import { parseTargetList } from './target-store.js';
@@ -88,9 +88,12 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   if (originIssue) return refuse(res, 403, originIssue);
   const method = (req.method ?? 'GET').toUpperCase();
   const [name, ...rest] = segments;
+  // A preflight carries no cookies and grants nothing by itself; every real call needs the secret.
+  if (name === 'forward' && method === 'OPTIONS') return preflight(req, res);
+  const secretIssue = pageSecretProblem(req, ctx.pageSecret);
+  if (secretIssue) return refuse(res, 403, secretIssue);
 
   if (name === 'forward') {
-    if (method === 'OPTIONS') return preflight(req, res);
     const targetId = rest[0] ?? '';
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     const route = rest.length === 1 ? ctx.route(req, targetId, url.searchParams) : undefined;
@@ -98,7 +101,7 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
       const known = ctx.targets.list('').map((t) => t.id).join(', ');
       return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: the relay forwards only to watched targets (known: ${known}). Add the target in the inspector, which sends its list to the relay.`);
     }
-    return relayExchange(req, res, route, pagePolicy(req));
+    return ctx.bounded(res, () => relayExchange(req, res, route, pagePolicy(req)));
   }
 
   if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);

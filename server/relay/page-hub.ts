@@ -13,6 +13,12 @@ const HEARTBEAT_MS = 15_000;
 export class PageHub {
   #pages = new Set<ServerResponse>();
   #timer: NodeJS.Timeout | undefined;
+  readonly #maxBuffer: number;
+
+  /** `maxBuffer`: a page whose unsent data passes this many bytes is dropped. */
+  constructor(maxBuffer = 16 * 1024 * 1024) {
+    this.#maxBuffer = maxBuffer;
+  }
 
   /** How many pages are listening right now. */
   get size(): number {
@@ -61,7 +67,13 @@ export class PageHub {
         continue;
       }
       // No backpressure wait here: one slow page must not stall the client's traffic. A
-      // page that stops reading grows its socket buffer; it is dropped when it closes.
+      // page that stops reading would grow our buffer without end, so past the bound it is
+      // cut (its EventSource reconnects and drains the backlog, where the records went).
+      if (res.writableLength + frame.length > this.#maxBuffer) {
+        res.destroy();
+        this.#drop(res);
+        continue;
+      }
       res.write(frame);
       delivered++;
     }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ExchangeStart } from './exchange-recorder.js';
-import { pairsFromRaw, type ExchangeRecorder } from './exchange-recorder.js';
+import { MAX_RECORDED_BYTES, pairsFromRaw, type ExchangeRecorder } from './exchange-recorder.js';
 import { describeError, downstreamHeaders, isUnrecordedRequestHeader, pipeResponse, readBody, upstreamHeaders, type Fetcher } from './forward.js';
 import { refuse } from './guards.js';
 
@@ -20,6 +20,8 @@ export interface RelayPolicy {
   dropResponse?: (name: string) => boolean;
   /** Headers added to the response (CORS for the page). */
   extraResponse?: (upstream: Response) => OutgoingHttpHeaders;
+  /** The most of the request body to record (default MAX_RECORDED_BYTES). */
+  maxRecordedBytes?: number;
   /** Starts a record for the exchange; absent when someone else records it (the SW). */
   record?: (start: Omit<ExchangeStart, 'id' | 'seq'>) => ExchangeRecorder;
 }
@@ -47,12 +49,16 @@ export async function relayExchange(req: IncomingMessage, res: ServerResponse, r
     return;
   }
   const hasBody = method !== 'GET' && method !== 'HEAD' && bytes.length > 0;
+  const limit = policy.maxRecordedBytes ?? MAX_RECORDED_BYTES;
+  const kept = bytes.length > limit ? bytes.subarray(0, limit) : bytes;
   const recorder = policy.record?.({
     startedAt,
     method,
     url: route.url,
     headers: pairsFromRaw(req.rawHeaders).filter((h) => !isUnrecordedRequestHeader(h.name)),
-    ...(hasBody ? { body: new TextDecoder().decode(bytes) } : {}),
+    // Decoded only when recorded, and only as much as is recorded.
+    ...(hasBody ? { body: new TextDecoder().decode(kept) } : {}),
+    ...(hasBody && kept !== bytes ? { bodyTruncated: { recordedBytes: kept.length, totalBytes: bytes.length } } : {}),
   });
 
   // The client may give up while the target is still thinking: abort the upstream call.

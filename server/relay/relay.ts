@@ -6,10 +6,11 @@ import type { ExchangeRecord } from '../../worker/protocol.js';
 import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
 import { defaultJsonlPath } from './capture-path.js';
-import { ExchangeRecorder, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
-import { foreignOriginProblem, hostProblem, ownOrigin, pageOriginProblem, refuse, tokenMatches } from './guards.js';
+import { ExchangeRecorder, MAX_RECORDED_BYTES, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
+import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, isPageLoad, ownOrigin, pageCookie, pageOriginProblem, pageSecretProblem, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
+import { ensurePrivateDir } from './private-files.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
@@ -27,17 +28,28 @@ export interface RelayOptions {
   createDemo: () => DemoHandler;
   /** The external clients' token; default MRTR_RELAY_TOKEN, else 192 random bits. */
   token?: string;
-  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector/relay-capture.jsonl. */
+  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector-<uid>/relay-capture.jsonl (a 0700 folder of ours). */
   jsonlPath?: string;
   /** Reaches user-added targets; default global fetch. */
   fetch?: (request: Request) => Promise<Response>;
   /** Where problems are reported (default console.warn). */
   warn?: (message: string) => void;
+  /** The most of one body recorded (default MAX_RECORDED_BYTES); the rest only passes through. */
+  maxRecordedBytes?: number;
+  /** A page whose unsent event-stream data passes this is dropped (default 16 MiB). */
+  maxPageBuffer?: number;
+  /** Relayed exchanges open at once; more are refused with 503 (default 64). */
+  maxConcurrent?: number;
 }
+
+/** Pushes of one streaming exchange to pages are at most this often (the last always goes). */
+const PUSH_INTERVAL_MS = 200;
 
 /** Shared state the routes work on. */
 export interface RelayContext {
   token: string;
+  /** What the page's cookie holds; the page API wants it (guards.ts, pageSecretProblem). */
+  pageSecret: string;
   targets: TargetStore;
   capture: CaptureFile;
   /** The capture file handed to pages, with acknowledgements (backlog.ts). */
@@ -45,6 +57,8 @@ export interface RelayContext {
   pages: PageHub;
   /** Resolves a target id to where it goes, or undefined when the user never added it. */
   route(req: IncomingMessage, targetId: string, query: URLSearchParams): RelayRoute | undefined;
+  /** Runs one relayed exchange within the relay's concurrency bound (503 beyond it). */
+  bounded: (res: ServerResponse, work: () => Promise<void>) => Promise<void>;
   /** A recorder for one external client's exchange (source 'relay'). */
   recorder(req: IncomingMessage, start: Omit<ExchangeStart, 'id' | 'seq' | 'session' | 'client'>): ExchangeRecorder;
   demoUrl(req: IncomingMessage): string;
@@ -62,6 +76,8 @@ export interface Relay {
   readonly targetsPath: string;
   /** Node/connect middleware: answers /relay/... and /demo/..., passes the rest to next(). */
   handle(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
+  /** How many inspector pages hold the event stream now. */
+  pages(): number;
   /** The lines printed at start, for the server listening on `port`. */
   banner(port: number): string;
   close(): Promise<void>;
@@ -73,6 +89,13 @@ const TOKEN_KEY = Symbol.for('mrtr-inspector.relay-token');
 function processToken(): string {
   const slot = globalThis as { [TOKEN_KEY]?: string };
   return (slot[TOKEN_KEY] ??= randomBytes(24).toString('base64url'));
+}
+
+// The page's secret (guards.ts, pageCookie), one per process for the same reason.
+const PAGE_SECRET_KEY = Symbol.for('mrtr-inspector.page-secret');
+function processPageSecret(): string {
+  const slot = globalThis as { [PAGE_SECRET_KEY]?: string };
+  return (slot[PAGE_SECRET_KEY] ??= randomBytes(32).toString('base64url'));
 }
 
 // The token for external clients: the option, the env override (tests), or 192 random bits.
@@ -102,11 +125,18 @@ function safeDecode(segment: string): string {
 export function createRelay(opts: RelayOptions): Relay {
   const warn = opts.warn ?? ((m: string) => console.warn(m));
   const token = chooseToken(opts.token);
-  const jsonlPath = resolve(opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL ?? defaultJsonlPath());
+  const given = opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL;
+  const jsonlPath = resolve(given ?? defaultJsonlPath());
+  // The default folder is in the shared temp folder: ours and closed (0700), or we refuse to
+  // start. A folder the user named may be their own 0755 one, but never another user's.
+  ensurePrivateDir(dirname(jsonlPath), given === undefined);
   const targetsPath = join(dirname(jsonlPath), `${basename(jsonlPath).replace(/\.jsonl$/i, '')}.targets.json`);
   const targets = new TargetStore(targetsPath, warn);
   const capture = new CaptureFile(jsonlPath, warn);
-  const pages = new PageHub();
+  const pages = new PageHub(opts.maxPageBuffer);
+  const maxRecorded = opts.maxRecordedBytes ?? MAX_RECORDED_BYTES;
+  const maxConcurrent = opts.maxConcurrent ?? 64;
+  let open = 0;
   const session = `relay-${new Date().toISOString()}`;
   const upstreamFetch = opts.fetch ?? ((r: Request) => fetch(r));
   let seq = 0;
@@ -122,22 +152,47 @@ export function createRelay(opts: RelayOptions): Relay {
   // getting lines even after a page connects, because the page's backlog import of that
   // older line would otherwise replace the newer record it was pushed (last line wins).
   //
-  // Cost: each pushed snapshot is the whole record so far, so a page receives O(n²) bytes
-  // for a stream of n events. MCP streams are short; revisit if that stops being true.
+  // Cost: each pushed snapshot is the whole record so far. Two bounds keep a long or hostile
+  // stream from costing O(n²): a record holds at most `maxRecorded` bytes of body, and a
+  // streaming exchange is pushed at most every PUSH_INTERVAL_MS (a burst of events goes out
+  // as one snapshot, the trailing one on a timer), and a page that stops reading is dropped
+  // by PageHub once its buffer passes its bound.
   const active = new Set<ExchangeRecorder>();
+  const lastPush = new Map<string, number>();
+  const trailing = new Map<string, NodeJS.Timeout>();
   const deliver = (record: ExchangeRecord, stage: RecordStage) => {
     if (stage === 'end') for (const r of active) if (r.record === record) active.delete(r);
+    if (stage === 'event') {
+      if (trailing.has(record.id)) return;
+      const wait = (lastPush.get(record.id) ?? 0) + PUSH_INTERVAL_MS - Date.now();
+      if (wait <= 0) {
+        lastPush.set(record.id, Date.now());
+        pages.push(record);
+      } else {
+        trailing.set(record.id, setTimeout(() => {
+          trailing.delete(record.id);
+          lastPush.set(record.id, Date.now());
+          pages.push(record);
+        }, wait).unref());
+      }
+      return;
+    }
+    clearTimeout(trailing.get(record.id));
+    trailing.delete(record.id);
+    if (stage === 'end') lastPush.delete(record.id);
+    else lastPush.set(record.id, Date.now());
     const pushed = pages.push(record) > 0;
-    if (stage === 'event') return;
     if (!pushed || capture.has(record.id)) void capture.append(record);
   };
 
   const ctx: RelayContext = {
     token,
+    pageSecret: processPageSecret(),
     targets,
     capture,
     backlog: new Backlog(capture),
     pages,
+    bounded: async (_res, work) => work(),
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     stdio,
     ingest(record) {
@@ -165,7 +220,7 @@ export function createRelay(opts: RelayOptions): Relay {
       const socket = req.socket;
       let client = clientIds.get(socket);
       if (!client) clientIds.set(socket, (client = `relay-conn-${++connections}:${socket.remotePort}`));
-      const recorder = new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver);
+      const recorder = new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver, maxRecorded);
       active.add(recorder);
       return recorder;
     },
@@ -177,6 +232,22 @@ export function createRelay(opts: RelayOptions): Relay {
     const route = { targetId: DEMO_TARGET_ID, url: targetUrl(ctx.demoUrl(req), query), fetch: (r: Request) => getDemo().fetch(r) };
     await relayExchange(req, res, route, {});
   };
+
+  // At most `maxConcurrent` relayed exchanges at once: each holds a request body of up to
+  // 16 MiB and its record, so parallel uploads must not add up without limit.
+  const bounded = async (res: ServerResponse, work: () => Promise<void>) => {
+    if (open >= maxConcurrent) {
+      res.setHeader('retry-after', '1');
+      return refuse(res, 503, `The relay is busy: ${maxConcurrent} exchanges are open at once. Retry shortly.`);
+    }
+    open++;
+    try {
+      await work();
+    } finally {
+      open--;
+    }
+  };
+  ctx.bounded = bounded;
 
   const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
     const [given, targetId, ...rest] = segments;
@@ -190,7 +261,7 @@ export function createRelay(opts: RelayOptions): Relay {
       const known = targets.list('').map((t) => t.id).join(', ');
       return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: add it as a watched target in the inspector page (the page sends its targets to the relay), then retry. Known targets: ${known}.`);
     }
-    await relayExchange(req, res, route, { record: (start) => ctx.recorder(req, start) });
+    await bounded(res, () => relayExchange(req, res, route, { maxRecordedBytes: maxRecorded, record: (start) => ctx.recorder(req, start) }));
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) => {
@@ -203,7 +274,7 @@ export function createRelay(opts: RelayOptions): Relay {
       // The page's own endpoint for an attached stdio server: same origin only (it drives a
       // local process); external clients use the relay URL of stdio-<name>, with the token.
       const name = safeDecode(path.slice(STDIO_PAGE_PATH.length));
-      const originIssue = pageOriginProblem(req);
+      const originIssue = pageOriginProblem(req) ?? pageSecretProblem(req, ctx.pageSecret);
       if (originIssue) return refuse(res, 403, originIssue);
       const target = { targetId: `${STDIO_TARGET_PREFIX}${name}`, url: `${ownOrigin(req)}${path}`, fetch: (r: Request) => stdio.fetch(name, r) };
       return relayExchange(req, res, target, {});
@@ -231,15 +302,23 @@ export function createRelay(opts: RelayOptions): Relay {
       const hostIssue = hostProblem(req);
       if (hostIssue) return refuse(res, 403, hostIssue);
       const path = url.pathname;
-      if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) return next();
-      // Whatever a browser loads from here must not name a relay URL (with its token) as
-      // the referrer of its next request.
-      res.setHeader('referrer-policy', 'no-referrer');
+      if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) {
+        // The inspector page's own load hands it the secret its page-API calls must carry.
+        if (isPageLoad(req)) res.appendHeader('set-cookie', pageCookie(req, ctx.pageSecret));
+        return next();
+      }
+      // Everything answered here is inert on our origin: a sandboxed, unsniffed non-document
+      // that names no referrer (relay URLs carry the token). These replace the app's CSP,
+      // and forward.ts keeps a target's own CSP and cookies from replacing them in turn.
+      for (const [name, value] of Object.entries(INERT_HEADERS)) res.setHeader(name, value);
+      const destIssue = destinationProblem(req);
+      if (destIssue) return refuse(res, 403, destIssue);
       route(req, res, path, url.searchParams).catch((err: unknown) => {
         warn(`relay: ${(err as Error)?.stack ?? String(err)}`);
         refuse(res, 500, 'The relay failed on this request; see the inspector server log.');
       });
     },
+    pages: () => pages.size,
     banner(port) {
       const origin = `http://127.0.0.1:${port}`;
       return [
@@ -255,6 +334,8 @@ export function createRelay(opts: RelayOptions): Relay {
     async close() {
       // Shutdown cuts open streams; their end would otherwise race the final flush below.
       for (const r of [...active]) r.fail('aborted', 'The inspector server shut down while the exchange was open.');
+      for (const t of trailing.values()) clearTimeout(t);
+      trailing.clear();
       pages.close();
       stdio.close();
       await capture.flush();

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readPrivateSync, replacePrivateSync } from './private-files.js';
 
 /** A watched target as the page knows it: an id and the MCP endpoint URL. */
 export interface RelayTarget {
@@ -60,7 +59,7 @@ export class TargetStore {
   constructor(file: string, warn: (message: string) => void) {
     this.#file = file;
     try {
-      const result = parseTargetList(JSON.parse(readFileSync(file, 'utf8')));
+      const result = parseTargetList(JSON.parse(readPrivateSync(file)));
       if (result.ok) this.#targets = result.targets;
       else warn(`Ignoring saved relay targets in ${file}: ${result.error}`);
     } catch (err) {
@@ -85,9 +84,6 @@ export class TargetStore {
   /** Replaces the list wholesale and saves it (write to a temp file, then rename: atomic). */
   replace(targets: RelayTarget[]): void {
     this.#targets = targets;
-    mkdirSync(dirname(this.#file), { recursive: true });
-    const tmp = `${this.#file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(targets, null, 2) + '\n');
-    renameSync(tmp, this.#file);
+    replacePrivateSync(this.#file, JSON.stringify(targets, null, 2) + '\n');
   }
 }

@@ -39,6 +39,7 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
+  pageCookies.set(port, await loadPage(port));
   return {
     port,
     origin,
@@ -55,6 +56,23 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
   };
 }
 
+// The page cookie each harness relay handed its page, by port: `send` and `openEvents` add it
+// to page-API calls the way a browser would, unless the test sets `cookie` itself.
+const pageCookies = new Map<number, string>();
+
+/** Loads the inspector page as a browser navigation does; resolves to the cookie it set (name=value). */
+export async function loadPage(port: number): Promise<string> {
+  const r = await send(port, { path: '/', headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none' } });
+  const set = r.headers['set-cookie'] ?? [];
+  return (set[0] ?? '').split(';')[0];
+}
+
+function withPageCookie(port: number, path: string, headers: Record<string, string> = {}): Record<string, string> {
+  const cookie = pageCookies.get(port);
+  if (!path.startsWith('/relay/api/') || cookie === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'cookie')) return headers;
+  return { ...headers, cookie };
+}
+
 // A response read whole.
 export interface RawResponse {
   status: number;
@@ -66,7 +84,7 @@ export interface RawResponse {
 // One HTTP request with exactly the headers given (Host included), body read whole.
 export function send(port: number, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...withPageCookie(port, opts.path, opts.headers) } }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
       res.on('end', () => {
@@ -105,7 +123,7 @@ export function openEvents(port: number, opts: { method?: string; path: string; 
         else queue.push(e.data);
       },
     });
-    const req = httpRequest({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers: { host: `127.0.0.1:${port}`, ...withPageCookie(port, opts.path, opts.headers) } }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (text: string) => parser.feed(text));
       res.on('error', () => undefined);

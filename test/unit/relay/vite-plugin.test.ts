@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, createServer, preview, type Logger } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send, TOKEN } from './relay-harness.js';
+import { loadPage, send, TOKEN } from './relay-harness.js';
 
 const CONFIG = fileURLToPath(new URL('../../../vite.config.ts', import.meta.url));
 
@@ -42,7 +42,10 @@ describe('the relay plugin in the repo config', () => {
     const rebound = await send(port, { path: '/relay/api/targets', headers: { host: `evil.example:${port}` } });
     expect(rebound.status).toBe(403);
     expect(rebound.json().error).toMatch(/DNS rebinding/);
-    const targets = await send(port, { path: '/relay/api/targets', headers: { origin: `http://127.0.0.1:${port}` } });
+    // The page's load hands it the cookie its page-API calls carry.
+    const cookie = await loadPage(port);
+    expect(cookie).toMatch(new RegExp(`^mrtr-page-${port}=`));
+    const targets = await send(port, { path: '/relay/api/targets', headers: { origin: `http://127.0.0.1:${port}`, cookie } });
     expect(targets.json<{ targets: { id: string }[] }>().targets.map((t) => t.id)).toEqual(['demo']);
     const discover = await send(port, {
       method: 'POST',

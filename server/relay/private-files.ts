@@ -1,0 +1,134 @@
+// The relay's files (capture JSONL, target list) hold credentials, and by default live under
+// the shared temp folder, where another local user may have been first. Hazards, each
+// handled here: a folder they created (or a symlink to one) would let them read or plant
+// files, so the folder must be ours and closed to others (0700); a symlink they planted at a
+// file's name would make us write through it, so every open uses O_NOFOLLOW and checks the
+// owner; a predictable temp name could be planted the same way, so temp files get random
+// names opened with O_EXCL; and files are created 0600.
+import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, type Stats } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+
+const { O_NOFOLLOW = 0, O_CREAT, O_EXCL, O_WRONLY, O_RDONLY, O_APPEND } = constants;
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+
+/** A file-system setup the relay refuses to use, with what to do about it. */
+export class UnsafePathError extends Error {}
+
+function describeOwner(s: Stats): string {
+  return `owner uid ${s.uid}, mode ${(s.mode & 0o777).toString(8).padStart(3, '0')}`;
+}
+
+/**
+ * Makes sure `dir` exists, is a real directory (not a symlink), belongs to us and no other
+ * user can write to it; with `privateMode`, nobody else may even enter it (0700, created so
+ * when missing). Throws UnsafePathError otherwise.
+ */
+export function ensurePrivateDir(dir: string, privateMode: boolean): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const s = lstatSync(dir);
+  const fix = `Remove it (it may have been created by another user to read your captures), or set MRTR_RELAY_JSONL to a file in a folder of your own.`;
+  if (s.isSymbolicLink() || !s.isDirectory()) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: it is a symbolic link or not a folder. ${fix}`);
+  if (uid !== undefined && s.uid !== uid) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: it belongs to another user (${describeOwner(s)}). ${fix}`);
+  const open = privateMode ? 0o077 : 0o022;
+  if (uid !== undefined && (s.mode & open) !== 0) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: other users can ${privateMode ? 'enter' : 'write to'} it (${describeOwner(s)}). ${fix}`);
+}
+
+// After opening: the file must be a regular file of ours (a hard link to someone else's
+// file passes O_NOFOLLOW), and is made 0600 if it was wider.
+function checkOpened(path: string, s: Stats): void {
+  if (!s.isFile()) throw new UnsafePathError(`Refusing to use ${path}: not a regular file.`);
+  if (uid !== undefined && s.uid !== uid) throw new UnsafePathError(`Refusing to use ${path}: it belongs to another user (${describeOwner(s)}).`);
+}
+
+async function openChecked(path: string, flags: number): Promise<FileHandle> {
+  const fh = await open(path, flags | O_NOFOLLOW, 0o600);
+  try {
+    const s = await fh.stat();
+    checkOpened(path, s);
+    if ((s.mode & 0o077) !== 0) await fh.chmod(0o600);
+    return fh;
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+}
+
+/** Appends text to a file of ours (created 0600), never through a symlink. */
+export async function appendPrivate(path: string, text: (size: number) => string): Promise<void> {
+  const fh = await openChecked(path, O_WRONLY | O_APPEND | O_CREAT);
+  try {
+    const { size } = await fh.stat();
+    await fh.write(text(size));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A file of ours read whole ('' when absent), never through a symlink. */
+export async function readPrivate(path: string): Promise<string> {
+  let fh: FileHandle;
+  try {
+    fh = await openChecked(path, O_RDONLY);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+  try {
+    return await fh.readFile('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Empties a file of ours, never through a symlink. */
+export async function truncatePrivate(path: string): Promise<void> {
+  const fh = await openChecked(path, O_WRONLY);
+  try {
+    await fh.truncate(0);
+  } finally {
+    await fh.close();
+  }
+}
+
+// A temp name beside `path` nobody can guess in advance.
+const tempName = (path: string) => `${path}.${randomBytes(9).toString('base64url')}.tmp`;
+
+/** Replaces a file atomically: a fresh random 0600 temp file (O_EXCL), then rename. */
+export async function replacePrivate(path: string, text: string): Promise<void> {
+  const tmp = tempName(path);
+  const fh = await open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    await fh.writeFile(text);
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+}
+
+/** replacePrivate, synchronously. */
+export function replacePrivateSync(path: string, text: string): void {
+  const tmp = tempName(path);
+  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/** readPrivate, synchronously; throws ENOENT when absent. */
+export function readPrivateSync(path: string): string {
+  const fd = openSync(path, O_RDONLY | O_NOFOLLOW);
+  try {
+    checkOpened(path, fstatSync(fd));
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
