@@ -23,6 +23,7 @@ import { Keyring, serverOf } from './view/keyring.js';
 import { listOf, recordsOf, SessionModel } from './view/session-model.js';
 import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
+import { createImportApi } from './view/import-api.js';
 import type { Answer } from './view/types.js';
 import type {
   ConversationList, ConversationView, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
@@ -293,8 +294,10 @@ const api = {
 
 const consoleApi = createConsoleApi({ store, sessions, builtOf, guard, safeName });
 
-Object.assign(api, consoleApi, unsavedApi.api);
+const importApi = createImportApi({ store, sessions, importText: (text, name, partial) => api.importFile(text, name, partial) });
 
-export type AnalysisApi = typeof api & typeof consoleApi & typeof unsavedApi.api;
+Object.assign(api, consoleApi, unsavedApi.api, importApi);
+
+export type AnalysisApi = typeof api & typeof consoleApi & typeof unsavedApi.api & typeof importApi;
 
 expose(api);
