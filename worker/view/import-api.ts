@@ -78,6 +78,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
         const model = new SessionModel();
         let stored = 0;
         let shown = false;
+        let writing: Promise<void> = Promise.resolve();
         /** Records with a derivedFrom, as read and as stored: the reader may re-point it at the end. */
         const linked: [ExchangeRecord, StoredExchange][] = [];
         const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
@@ -88,16 +89,21 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
           const s = session.id;
           const batch = records.map((r) => stamp(r, prefix, s));
           for (let i = 0; i < batch.length; i++) if (records[i].derivedFrom !== undefined) linked.push([records[i], batch[i]]);
-          await store.putExchanges(batch);
-          model.put(batch);
-          stored += batch.length;
-          const early = !shown && file.size >= SHOW_EARLY_BYTES;
-          if (early) {
-            shown = true;
-            sessions.set(s, Promise.resolve(model));
-          }
-          onProgress?.({ read: counter.read, size: file.size, stored, ...(early ? { session: sessionInfo() } : {}) });
+          // One transaction in flight while the next batch is read: the clone into
+          // IndexedDB and the parsing overlap instead of taking turns.
+          await writing;
+          writing = store.putExchanges(batch).then(() => {
+            model.put(batch);
+            stored += batch.length;
+            const early = !shown && file.size >= SHOW_EARLY_BYTES;
+            if (early) {
+              shown = true;
+              sessions.set(s, Promise.resolve(model));
+            }
+            onProgress?.({ read: counter.read, size: file.size, stored, ...(early ? { session: sessionInfo() } : {}) });
+          });
         });
+        await writing;
 
         if (end.kind === 'cancelled') {
           if (!session) return { ok: true, value: { ok: false, message: 'Import cancelled; nothing was stored.', where: 'file', skipped: [], readable: null, cancelled: true } };
