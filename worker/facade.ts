@@ -24,6 +24,7 @@ import { listOf, listUpdate, recordsOf, SessionModel } from './view/session-mode
 import { Coalescer } from './view/coalescer.js';
 import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
+import { createImportApi } from './view/import-api.js';
 import type { Answer } from './view/types.js';
 import type {
   ConversationList, ConversationView, ListUpdate, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
@@ -313,8 +314,10 @@ const api = {
 
 const consoleApi = createConsoleApi({ store, sessions, builtOf, guard, safeName });
 
-Object.assign(api, consoleApi, unsavedApi.api);
+const importApi = createImportApi({ store, sessions, importText: (text, name, partial) => api.importFile(text, name, partial) });
 
-export type AnalysisApi = typeof api & typeof consoleApi & typeof unsavedApi.api;
+Object.assign(api, consoleApi, unsavedApi.api, importApi);
+
+export type AnalysisApi = typeof api & typeof consoleApi & typeof unsavedApi.api & typeof importApi;
 
 expose(api);

@@ -2,13 +2,20 @@
 // readable part), export of the session or the filtered view (HAR / JSONL, sanitised unless
 // the user keeps secrets), findings as SARIF, an exchange copied as cURL or fetch, and the
 // token keys. The worker does every bit of reading and writing; this only moves text.
+//
+// Import streams: the worker reads the File in pieces and stores batches as it goes; the
+// page only shows progress (a bar with Cancel), shows a large file's session as soon as its
+// first batch is stored, and re-reads the lists at the end. Cancel keeps what was stored
+// (the worker names the session "(first N, cancelled)") and says so.
+import { proxy } from 'comlink';
 import type { Inspector } from './inspector.svelte.js';
+import type { ImportProgress } from '../../worker/view/import-api.js';
 import { saveText } from './download.js';
 
 /** A file that could not be imported whole, waiting for the user's answer. */
 export interface PartialImport {
   fileName: string;
-  text: string;
+  file: Blob;
   message: string;
   skipped: { where: string; message: string }[];
   readable: number;
@@ -21,6 +28,7 @@ export class Transfer {
   #busy = $state(false);
   #copied = $state.raw<{ kind: string; text: string } | null>(null);
   #keyError = $state<string | null>(null);
+  #progress = $state.raw<(ImportProgress & { fileName: string; job: string }) | null>(null);
   readonly #app: Inspector;
 
   constructor(app: Inspector) {
@@ -31,6 +39,14 @@ export class Transfer {
   get busy(): boolean { return this.#busy; }
   get copied(): { kind: string; text: string } | null { return this.#copied; }
   get keyError(): string | null { return this.#keyError; }
+  /** The import under way: bytes read of the file, records stored. */
+  get progress(): (ImportProgress & { fileName: string }) | null { return this.#progress; }
+
+  /** Stops the import under way; what was stored is kept (see the header). */
+  cancelImport(): void {
+    const p = this.#progress;
+    if (p) void this.#app.api?.cancelImport(p.job);
+  }
 
   /** Imports a HAR or JSONL file into a new session and shows it. */
   async importFile(file: File): Promise<void> {
@@ -38,8 +54,7 @@ export class Transfer {
     if (!api || this.#busy) return;
     this.#busy = true;
     try {
-      const text = await file.text();
-      await this.#import(text, file.name, false);
+      await this.#import(file, file.name, false);
     } finally {
       this.#busy = false;
     }
@@ -55,28 +70,53 @@ export class Transfer {
     }
     this.#busy = true;
     try {
-      await this.#import(p.text, p.fileName, true);
+      await this.#import(p.file, p.fileName, true);
     } finally {
       this.#busy = false;
     }
   }
 
-  async #import(text: string, fileName: string, allowPartial: boolean): Promise<void> {
+  async #import(file: Blob, fileName: string, allowPartial: boolean): Promise<void> {
     const api = this.#app.api;
     if (!api) return;
-    const got = await api.importFile(text, fileName, allowPartial);
+    const job = crypto.randomUUID();
+    let shown: string | null = null;
+    this.#progress = { fileName, job, read: 0, size: file.size, stored: 0 };
+    const onProgress = (p: ImportProgress) => {
+      this.#progress = { ...p, fileName, job };
+      if (p.session && !shown) {
+        shown = p.session.id;
+        void this.#app.showNewSession(p.session);
+      }
+    };
+    let got: Awaited<ReturnType<typeof api.importStream>>;
+    try {
+      got = await api.importStream(job, file, fileName, allowPartial, proxy(onProgress));
+    } finally {
+      this.#progress = null;
+    }
     if (!got.ok) {
       this.#app.say(`Import failed: ${got.error.message}`);
       return;
     }
     const a = got.value;
     if (a.ok) {
-      this.#app.reportImport(a, fileName);
-      await this.#app.showNewSession(a.session);
+      if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`);
+      else this.#app.reportImport(a, fileName);
+      if (shown === a.session.id && this.#app.viewing === shown) {
+        await this.#app.loadSessions();
+        await this.#app.refresh();
+      } else {
+        await this.#app.showNewSession(a.session);
+      }
+      return;
+    }
+    if (a.cancelled) {
+      this.#app.say(`Import of ${fileName} cancelled; nothing was stored.`);
       return;
     }
     if (a.readable !== null && a.readable > 0) {
-      this.#partial = { fileName, text, message: a.message, skipped: a.skipped, readable: a.readable };
+      this.#partial = { fileName, file, message: a.message, skipped: a.skipped, readable: a.readable };
       return;
     }
     this.#app.say(`${fileName} could not be imported: ${a.message}`);

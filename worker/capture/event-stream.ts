@@ -80,11 +80,23 @@ export class EventStreamReader {
     return this.#tail;
   }
 
-  // Linear in the text fed: each char is looked at once, whatever the chunking.
+  // Linear in the text fed, whatever the chunking; it jumps from line break to line break
+  // (a long `data:` line costs one regex step, not one step per character).
   #track(text: string): void {
     let cut = -1;
-    for (let i = 0; i < text.length; i++) {
+    const BREAK = /[\r\n]/g;
+    let from = 0;
+    for (let m = BREAK.exec(text); ; m = BREAK.exec(text)) {
+      const i = m ? m.index : text.length;
+      if (i > from) {
+        // Ordinary characters: the line has content, and a CR before them had no LF.
+        this.#lineEmpty = false;
+        this.#afterCr = false;
+        this.#boundaryCr = false;
+      }
+      if (!m) break;
       const c = text.charCodeAt(i);
+      from = i + 1;
       if (this.#afterCr && c === LF) {
         // The LF of a CRLF: part of the terminator already counted.
         this.#afterCr = false;
@@ -92,18 +104,13 @@ export class EventStreamReader {
         this.#boundaryCr = false;
         continue;
       }
-      this.#afterCr = false;
       this.#boundaryCr = false;
-      if (c === CR || c === LF) {
-        if (this.#lineEmpty) {
-          cut = i + 1;
-          this.#boundaryCr = c === CR;
-        }
-        this.#lineEmpty = true;
-        this.#afterCr = c === CR;
-      } else {
-        this.#lineEmpty = false;
+      if (this.#lineEmpty) {
+        cut = i + 1;
+        this.#boundaryCr = c === CR;
       }
+      this.#lineEmpty = true;
+      this.#afterCr = c === CR;
     }
     this.#tail = cut < 0 ? this.#tail + text : text.slice(cut);
   }

@@ -44,7 +44,8 @@ function parse(text: string): { value: unknown } | { error: unknown } {
 interface Damage { text: string; where: string }
 
 /** The verdict once entries are read: fatal when anything was skipped without allowPartial. */
-function finish(
+// Exported for the streaming import (import-stream.ts), which reaches the same verdicts.
+export function finish(
   format: CaptureFormat, exchanges: ExchangeRecord[], skipped: SkippedEntry[], notes: string[],
   total: number, opts: ImportOptions, damage?: Damage,
 ): ImportOutcome {
@@ -126,22 +127,47 @@ function importHarSpans(text: string, split: HarSplit, opts: ImportOptions): Imp
  * strings are young; after a decline, its calls are void.
  */
 export function importHarChunks(chunks: Iterable<string>, opts: ImportOptions = {}, onRecord?: (record: ExchangeRecord, index: number) => void): ImportOutcome | null {
-  const acc = newAcc();
-  const one: unknown[] = [undefined];
-  const stream = new HarEntryStream((value, i) => {
-    one[0] = value;
-    const before = acc.exchanges.length;
-    readEntries(one, i, opts, acc);
-    if (onRecord && acc.exchanges.length > before) onRecord(acc.exchanges[before], before);
-    return true;
-  });
-  for (const chunk of chunks) if (!stream.push(chunk)) return null;
-  const end = stream.end();
-  if (end === null) return null;
-  const log = isObj(end.envelope) ? own(end.envelope, 'log') : undefined;
-  if (!isObj(log) || !Array.isArray(own(log, 'entries'))) return null;
-  remapDerived(acc.exchanges, acc.idMap);
-  return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), end.entries, opts);
+  const har = new HarChunks(opts, onRecord);
+  for (const chunk of chunks) if (!har.push(chunk)) return null;
+  return har.end();
+}
+
+/**
+ * importHarChunks as an object, for hosts whose pieces arrive asynchronously (a Blob's
+ * stream in the page): `push` each piece (false: declined, stop), then `end`.
+ */
+export class HarChunks {
+  readonly #acc = newAcc();
+  readonly #opts: ImportOptions;
+  readonly #stream: HarEntryStream;
+
+  constructor(opts: ImportOptions = {}, onRecord?: (record: ExchangeRecord, index: number) => void) {
+    this.#opts = opts;
+    const acc = this.#acc;
+    const one: unknown[] = [undefined];
+    this.#stream = new HarEntryStream((value, i) => {
+      one[0] = value;
+      const before = acc.exchanges.length;
+      readEntries(one, i, opts, acc);
+      if (onRecord && acc.exchanges.length > before) onRecord(acc.exchanges[before], before);
+      return true;
+    });
+  }
+
+  push(chunk: string): boolean {
+    return this.#stream.push(chunk);
+  }
+
+  /** The outcome, or null when the fast path declined (see importHarChunks). */
+  end(): ImportOutcome | null {
+    const end = this.#stream.end();
+    if (end === null) return null;
+    const log = isObj(end.envelope) ? own(end.envelope, 'log') : undefined;
+    if (!isObj(log) || !Array.isArray(own(log, 'entries'))) return null;
+    const acc = this.#acc;
+    remapDerived(acc.exchanges, acc.idMap);
+    return finish('har', acc.exchanges, acc.skipped, groupNotes(acc.notes), end.entries, this.#opts);
+  }
 }
 
 /** HAR that JSON.parse refused but whose `log.entries` the scanner found: salvage complete entries. */

@@ -47,47 +47,102 @@ function parseLine(line: string): { value: unknown } | { error: string } {
   }
 }
 
+/** What a JsonlStream read, once ended. */
+export interface JsonlRead {
+  /** Distinct ids read (each record's seq is its id's first position). */
+  count: number;
+  skipped: SkippedEntry[];
+  notes: string[];
+  /** Lines that held a record or were meant to (not blank, not the header). */
+  recordLines: number;
+}
+
+/**
+ * Reads JSONL text pushed in pieces (a file as it is read, or one whole string). Each
+ * record goes to `onRecord` as its line completes; a later line for an id that was already
+ * read is handed on again with the first one's seq, to replace it (last line wins).
+ *
+ * Hazard: whether a bad line is "cut off" depends on what follows it (it is the last line,
+ * or only blank text follows), so the newest complete line is held back until the next
+ * one arrives or the text ends.
+ */
+export class JsonlStream {
+  readonly #onRecord: (record: ExchangeRecord) => void;
+  readonly #seqOf = new Map<string, number>();
+  readonly #skipped: SkippedEntry[] = [];
+  readonly #notes: string[] = [];
+  #carry = '';
+  #held: { line: string; index: number } | null = null;
+  #index = 0;
+  #recordLines = 0;
+
+  constructor(onRecord: (record: ExchangeRecord) => void) {
+    this.#onRecord = onRecord;
+  }
+
+  push(text: string): void {
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const line = this.#carry === '' ? text.slice(start, nl) : this.#carry + text.slice(start, nl);
+      this.#carry = '';
+      start = nl + 1;
+      if (this.#held) this.#line(this.#held.line, this.#held.index, false);
+      this.#held = { line, index: this.#index++ };
+    }
+    this.#carry += text.slice(start);
+  }
+
+  end(): JsonlRead {
+    const last = this.#carry;
+    this.#carry = '';
+    if (this.#held) this.#line(this.#held.line, this.#held.index, !last.trim());
+    this.#held = null;
+    this.#line(last, this.#index++, true);
+    return { count: this.#seqOf.size, skipped: this.#skipped, notes: this.#notes, recordLines: this.#recordLines };
+  }
+
+  #line(raw: string, i: number, cut: boolean): void {
+    let line = raw;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (!line.trim()) return;
+    const where = `line ${i + 1}`;
+    this.#recordLines++;
+    const parsed = parseLine(line);
+    if ('error' in parsed) {
+      this.#skipped.push({ index: i, where, message: `${cut ? 'the last line is cut off or ' : ''}not valid JSON: ${parsed.error}` });
+      return;
+    }
+    if (isJsonlHeader(parsed.value)) {
+      this.#recordLines--;
+      const version = own(parsed.value as Record<string, unknown>, 'version');
+      if (typeof version === 'number' && version > JSONL_VERSION) {
+        this.#notes.push(`This capture was written by a newer mrtr-inspector (format version ${version}); fields this version does not know were left out.`);
+      }
+      return;
+    }
+    // Hazard: seq is set below from the id's first appearance, so pass a placeholder.
+    const rec = readRecord(parsed.value, '', 0);
+    if (isProblem(rec)) {
+      this.#skipped.push({ index: i, where: rec.where ? `${where}: ${rec.where}` : where, message: rec.message });
+      return;
+    }
+    const seq = this.#seqOf.get(rec.id) ?? this.#seqOf.size;
+    this.#seqOf.set(rec.id, seq);
+    rec.seq = seq;
+    this.#onRecord(rec);
+  }
+}
+
 /**
  * Reads JSONL text. Unreadable lines (bad JSON, a cut-off last line, a wrong shape) are
  * listed in `skipped`; the caller decides whether that is fatal.
  */
 export function readJsonl(text: string): Extract<ImportOutcome, { ok: true }> & { recordLines: number } {
+  // Map keeps first-insertion order, so replacing a value keeps the first position.
   const byId = new Map<string, ExchangeRecord>();
-  const skipped: SkippedEntry[] = [];
-  const notes: string[] = [];
-  const lines = text.split('\n');
-  let recordLines = 0;
-  for (let i = 0; i < lines.length; i++) {
-    let line = lines[i];
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (!line.trim()) continue;
-    const where = `line ${i + 1}`;
-    recordLines++;
-    const parsed = parseLine(line);
-    if ('error' in parsed) {
-      const cut = i === lines.length - 1 || (i === lines.length - 2 && !lines[i + 1].trim());
-      skipped.push({ index: i, where, message: `${cut ? 'the last line is cut off or ' : ''}not valid JSON: ${parsed.error}` });
-      continue;
-    }
-    if (isJsonlHeader(parsed.value)) {
-      recordLines--;
-      const version = own(parsed.value as Record<string, unknown>, 'version');
-      if (typeof version === 'number' && version > JSONL_VERSION) {
-        notes.push(`This capture was written by a newer mrtr-inspector (format version ${version}); fields this version does not know were left out.`);
-      }
-      continue;
-    }
-    // Hazard: seq is reassigned below from first appearance, so pass a placeholder.
-    const rec = readRecord(parsed.value, '', 0);
-    if (isProblem(rec)) {
-      skipped.push({ index: i, where: rec.where ? `${where}: ${rec.where}` : where, message: rec.message });
-      continue;
-    }
-    // Map keeps first-insertion order, so replacing a value keeps the first position.
-    byId.set(rec.id, rec);
-  }
-  const exchanges = [...byId.values()];
-  for (let s = 0; s < exchanges.length; s++) exchanges[s].seq = s;
-  return { ok: true, format: 'jsonl', exchanges, skipped, notes, recordLines };
+  const stream = new JsonlStream((r) => byId.set(r.id, r));
+  stream.push(text);
+  const got = stream.end();
+  return { ok: true, format: 'jsonl', exchanges: [...byId.values()], skipped: got.skipped, notes: got.notes, recordLines: got.recordLines };
 }

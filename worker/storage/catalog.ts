@@ -37,6 +37,13 @@ export function renameSession(conn: Connection, id: string, name: string): Promi
   });
 }
 
+/** Removes a session record (its exchanges are cleared by the caller first: clearExchanges). */
+export function deleteSession(conn: Connection, id: string): Promise<void> {
+  return run('removing a session', async () => {
+    await (await conn.get()).delete('sessions', id);
+  });
+}
+
 /**
  * The session the tap records into, creating "Session 1" on first use. Done in one
  * transaction so two contexts starting at once (page and service worker) agree.

@@ -64,6 +64,11 @@ export class CaptureStore {
   listSessions(): Promise<SessionRecord[]> { return catalog.listSessions(this.#conn); }
   createSession(name: string): Promise<SessionRecord> { return catalog.createSession(this.#conn, name); }
   renameSession(id: string, name: string): Promise<void> { return catalog.renameSession(this.#conn, id, name); }
+  /** Removes a session and its exchanges (an import given up half way). */
+  async deleteSession(id: string): Promise<void> {
+    await exchanges.clearExchanges(this.#conn, id);
+    await catalog.deleteSession(this.#conn, id);
+  }
   currentSession(): Promise<SessionRecord> { return catalog.currentSession(this.#conn); }
   setCurrentSession(id: string): Promise<void> { return catalog.setSetting(this.#conn, 'captureSession', id); }
 

@@ -1,0 +1,74 @@
+// Importing a large file in the page streams it: a progress bar with Cancel shows while the
+// worker reads and stores it in batches, the session is shown before the file is read
+// through, and Cancel keeps what was stored (named so) and says so.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+// The storage module's database name (as fixtures.ts names it).
+const DB_NAME = 'mrtr-inspector';
+import { generateCapture } from '../bench/generate-capture.ts';
+import { expect, test } from './fixtures.ts';
+
+// Stored exchanges of one session, counted in IndexedDB (reading 12k records back is slow).
+function storedCount(page: Page, session: string): Promise<number> {
+  return page.evaluate(([name, s]) => new Promise<number>((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const range = IDBKeyRange.bound([s, -Infinity], [s, Infinity]);
+      const req = db.transaction('exchanges').objectStore('exchanges').index('by-session-time').count(range);
+      req.onsuccess = () => { db.close(); resolve(req.result); };
+      req.onerror = () => reject(req.error);
+    };
+  }), [DB_NAME, session] as const);
+}
+
+const EXCHANGES = 12_000;
+let dir = '';
+let file = '';
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mrtr-import-'));
+  file = join(dir, 'big-capture.har');
+  await generateCapture(file, EXCHANGES);
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A 12k-exchange file on a loaded 2-core machine: generous, and no timing asserted.
+test.setTimeout(300_000);
+
+test('a large import shows its progress and its session early, and Cancel keeps the stored part and says so', async ({ inspector, page }) => {
+  void inspector;
+  const before = await page.getByTestId('session-picker').inputValue();
+  await page.getByTestId('import-file').setInputFiles(file);
+  const progress = page.getByTestId('import-progress');
+  await expect(progress).toBeVisible();
+  // The first batch is stored and its session shown while the file is still being read.
+  await expect(page.getByTestId('import-stored')).not.toHaveText('0 stored');
+  await expect(page.getByTestId('session-picker')).not.toHaveValue(before);
+  await expect(progress).toBeVisible();
+  await page.getByTestId('import-cancel').click();
+  await expect(progress).toBeHidden();
+
+  const notice = page.getByTestId('notice').filter({ hasText: 'cancelled' });
+  await expect(notice).toBeVisible();
+  const kept = Number(/the first (\d+) exchanges were kept/.exec((await notice.textContent()) ?? '')?.[1]);
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(EXCHANGES);
+  const session = await page.getByTestId('session-picker').inputValue();
+  await expect(page.getByTestId('session-picker').locator('option:checked')).toHaveText(`big-capture.har (first ${kept}, cancelled)`);
+  // Exactly the records announced are stored: whole batches, nothing half-written.
+  expect(await storedCount(page, session)).toBe(kept);
+});
+
+test('a large import runs to the end with its progress shown, and every exchange is stored', async ({ inspector, page }) => {
+  void inspector;
+  await page.getByTestId('import-file').setInputFiles(file);
+  await expect(page.getByTestId('import-progress')).toBeVisible();
+  await expect(page.getByTestId('import-progress')).toBeHidden({ timeout: 120_000 });
+  await expect(page.getByTestId('notice').filter({ hasText: `Imported ${EXCHANGES} exchanges from big-capture.har` })).toBeVisible();
+  const session = await page.getByTestId('session-picker').inputValue();
+  expect(await storedCount(page, session)).toBe(EXCHANGES);
+});

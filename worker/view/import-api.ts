@@ -1,0 +1,160 @@
+// The facade's streaming import: a file the page picked is read here in pieces
+// (Blob.stream()), through the CLI's readers (importCaptureStream), and stored in large
+// batched transactions while it is read. The page gets progress (bytes read, records
+// stored) and, once a large file's first batch is stored, its session, so the first
+// screen shows while the rest is still being read.
+//
+// Cancel keeps what was stored and says so: the session stays, named "<file> (first N,
+// cancelled)", holding the first N records of the file, complete each (a batch is one
+// transaction, so nothing is half-written). That is what the user was already looking at.
+//
+// Anything the streaming readers decline (a damaged or unusual file, skipped entries) is
+// undone (the session and what it held are removed) and read whole by `importText`, the
+// careful path with precise errors and the "import the readable part?" question.
+import type { ExchangeRecord } from '../protocol.js';
+import { importCaptureStream } from '../capture/import-stream.js';
+import { StorageError, type CaptureStore, type StoredExchange } from '../storage/index.js';
+import { SessionModel } from './session-model.js';
+import type { Answer, ImportAnswer, SessionInfo } from './types.js';
+
+/** What the page is told while a file is imported. */
+export interface ImportProgress {
+  /** Bytes of the file read so far, of `size`. */
+  read: number;
+  size: number;
+  /** Records stored so far. */
+  stored: number;
+  /** Set once the first batch is stored (large files only): the page may show it. */
+  session?: SessionInfo;
+}
+
+export interface ImportDeps {
+  store: CaptureStore;
+  sessions: Map<string, Promise<SessionModel>>;
+  /** The careful whole-text import (the facade's importFile). */
+  importText: (text: string, fileName: string, allowPartial: boolean) => Promise<Answer<ImportAnswer>>;
+}
+
+// Files smaller than this are imported in one go: showing them early gains nothing.
+const SHOW_EARLY_BYTES = 4 << 20;
+const BATCH = 2000;
+
+/** Decoded pieces of a Blob, counting the bytes read into `counter`. */
+async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<string> {
+  const reader = file.stream().getReader();
+  const utf8 = new TextDecoder('utf-8');
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      counter.read += value.byteLength;
+      const s = utf8.decode(value, { stream: true });
+      if (s) yield s;
+    }
+    const rest = utf8.decode();
+    if (rest) yield rest;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** importFile / cancelImport for the facade. */
+export function createImportApi({ store, sessions, importText }: ImportDeps) {
+  const cancelled = new Set<string>();
+
+  return {
+    /**
+     * Imports a capture file into a new session as it is read. `job` names the import for
+     * cancelImport; `onProgress` (a comlink proxy) is told after each stored batch.
+     */
+    async importStream(
+      job: string, file: Blob, fileName: string, allowPartial: boolean, onProgress?: (p: ImportProgress) => void,
+    ): Promise<Answer<ImportAnswer & { cancelled?: boolean }>> {
+      const prefix = crypto.randomUUID().slice(0, 8);
+      // Set inside the batch callback: typed wide so the checker does not narrow it to null.
+      let session = null as { id: string; name: string; createdAt: number } | null;
+      try {
+        const counter = { read: 0 };
+        const model = new SessionModel();
+        let stored = 0;
+        let shown = false;
+        let writing: Promise<void> = Promise.resolve();
+        /** Records with a derivedFrom, as read and as stored: the reader may re-point it at the end. */
+        const linked: [ExchangeRecord, StoredExchange][] = [];
+        const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
+        const end = await importCaptureStream(piecesOf(file, counter), {
+          allowPartial, idPrefix: prefix, batchSize: BATCH, cancelled: () => cancelled.has(job),
+        }, async (records: ExchangeRecord[]) => {
+          session ??= await store.createSession(fileName);
+          const s = session.id;
+          const batch = records.map((r) => stamp(r, prefix, s));
+          for (let i = 0; i < batch.length; i++) if (records[i].derivedFrom !== undefined) linked.push([records[i], batch[i]]);
+          // One transaction in flight while the next batch is read: the clone into
+          // IndexedDB and the parsing overlap instead of taking turns.
+          await writing;
+          writing = store.putExchanges(batch).then(() => {
+            model.put(batch);
+            stored += batch.length;
+            const early = !shown && file.size >= SHOW_EARLY_BYTES;
+            if (early) {
+              shown = true;
+              sessions.set(s, Promise.resolve(model));
+            }
+            onProgress?.({ read: counter.read, size: file.size, stored, ...(early ? { session: sessionInfo() } : {}) });
+          });
+        });
+        await writing;
+
+        if (end.kind === 'cancelled') {
+          if (!session) return { ok: true, value: { ok: false, message: 'Import cancelled; nothing was stored.', where: 'file', skipped: [], readable: null, cancelled: true } };
+          const name = `${fileName} (first ${stored}, cancelled)`;
+          await store.renameSession(session.id, name);
+          session.name = name;
+          sessions.set(session.id, Promise.resolve(model));
+          return { ok: true, value: { ok: true, session: sessionInfo(), count: stored, skipped: [], notes: [`Import cancelled after ${stored} exchanges; they were kept.`], cancelled: true } };
+        }
+        if (end.kind === 'declined') {
+          if (session) await store.deleteSession(session.id);
+          if (session) sessions.delete(session.id);
+          session = null;
+          return await importText(await file.text(), fileName, allowPartial);
+        }
+        // Links to other records of the file are re-pointed once all its ids are known.
+        const moved = linked.map(([read, was]) => ({ now: stamp(read, prefix, was.session), was }))
+          .filter(({ now, was }) => now.derivedFrom !== was.derivedFrom).map(({ now }) => now);
+        if (moved.length) {
+          await store.putExchanges(moved);
+          model.put(moved);
+        }
+        if (!session) session = await store.createSession(fileName); // a capture with no exchanges
+        sessions.set(session.id, Promise.resolve(model));
+        const out = end.outcome;
+        const skipped = out.skipped.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));
+        return { ok: true, value: { ok: true, session: sessionInfo(), count: stored, skipped, notes: out.notes } };
+      } catch (err) {
+        // Storage refused (quota…): nothing half-imported stays behind; the page says why.
+        if (session) await store.deleteSession(session.id).catch(() => undefined);
+        if (session) sessions.delete(session.id);
+        if (err instanceof StorageError) return { ok: false, error: err.toInfo() };
+        throw err;
+      } finally {
+        cancelled.delete(job);
+      }
+    },
+
+    /** Stops the import `job` at its next piece (see the header for what is kept). */
+    cancelImport(job: string): void {
+      cancelled.add(job);
+    },
+  };
+
+}
+
+// Imported ids must not collide with another import of the same file, and derivedFrom
+// follows them (ids the reader already prefixed keep their prefix).
+function stamp(r: ExchangeRecord | StoredExchange, prefix: string, session: string): StoredExchange {
+  const id = r.id.startsWith(`${prefix}-`) ? r.id : `${prefix}-${r.id}`;
+  const out = { ...r, id, session } as StoredExchange;
+  if (r.derivedFrom !== undefined && !r.derivedFrom.startsWith(`${prefix}-`)) out.derivedFrom = `${prefix}-${r.derivedFrom}`;
+  return out;
+}
