@@ -9,7 +9,7 @@ const repeats = Number(process.env.BENCH_REPEATS ?? 5);
 
 await benchCore(exchanges, repeats);
 // BENCH_ONLY=core skips the browser benchmarks (they need Chromium and take minutes).
-for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts']) {
+for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts', './wrap.ts']) {
   if (!existsSync(new URL(extra, import.meta.url))) continue;
   const mod = await import(extra);
   if (typeof mod.run === 'function') await mod.run();
