@@ -15,6 +15,8 @@ import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-file
 /** The relay ingest path and the header that carries the token. */
 export const INGEST_PATH = '/relay/ingest';
 export const TOKEN_HEADER = 'x-mrtr-relay-token';
+/** How long an unanswered record waits before its open copy is sent. */
+const OPEN_DELAY_MS = 50;
 
 export interface SinkOptions {
   /** The inspector's origin (http://127.0.0.1:5173) and relay token; without both, file only. */
@@ -29,6 +31,8 @@ export interface SinkOptions {
 export class RecordSink {
   readonly #o: SinkOptions;
   #queue = new Map<string, ExchangeRecord>();
+  #open = new Map<string, ExchangeRecord>();
+  #openTimer: ReturnType<typeof setTimeout> | undefined;
   #mode: 'relay' | 'file';
   #busy: Promise<void> | null = null;
   #scheduled = false;
@@ -51,9 +55,26 @@ export class RecordSink {
     return { posted: this.#posted, written: this.#written };
   }
 
-  /** Queues the record as it is now (serialised at send time; later changes win). */
+  /** Queues the record as it is now (serialised at send time; later changes win). An open
+   *  record waits OPEN_DELAY_MS first: most answers come sooner, and then only the finished
+   *  copy is sent (half the work in a burst); a slow call still shows up live. */
   put(record: ExchangeRecord): void {
+    if (record.state === 'pending' || record.state === 'streaming') {
+      this.#open.set(record.id, snapshot(record));
+      this.#openTimer ??= setTimeout(() => {
+        this.#openTimer = undefined;
+        for (const [id, r] of this.#open) this.#queue.set(id, r);
+        this.#open.clear();
+        this.#schedule();
+      }, OPEN_DELAY_MS);
+      return;
+    }
+    this.#open.delete(record.id);
     this.#queue.set(record.id, snapshot(record));
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (!this.#scheduled) {
       this.#scheduled = true;
       setImmediate(() => {
@@ -65,6 +86,10 @@ export class RecordSink {
 
   /** Resolves when everything queued so far has been delivered somewhere. */
   async flush(): Promise<void> {
+    clearTimeout(this.#openTimer);
+    this.#openTimer = undefined;
+    for (const [id, r] of this.#open) this.#queue.set(id, r);
+    this.#open.clear();
     while (this.#queue.size > 0 || this.#busy) {
       if (this.#busy) await this.#busy;
       else await this.#pump();

@@ -328,6 +328,7 @@ export function createRelay(opts: RelayOptions): Relay {
         `  Relay URL:   ${origin}/relay/${token}/<target>   (e.g. ${origin}/relay/${token}/demo)`,
         `  Demo MCP:    ${origin}/demo/mcp`,
         `  Captures:    ${jsonlPath}   (written while no inspector page is open)`,
+        `  Stdio:       MRTR_INSPECTOR_URL=${origin} MRTR_RELAY_TOKEN=${token} mrtr-inspector wrap -- <server command>`,
         '',
       ].join('\n');
     },

@@ -16,7 +16,7 @@ for (const r of results) {
   console.log(`  ${r.shape}: ${r.exchanges} exchanges, ${(r.bytes / 1048576).toFixed(1)} MB: time ${r.timeRatio.toFixed(2)}x (CPU ${r.cpuRatio.toFixed(2)}x), peak RSS ${r.memRatio.toFixed(2)}x the file`);
 }
 // BENCH_ONLY=core skips the browser benchmarks (they need Chromium and take minutes).
-for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts', './import.ts']) {
+for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts', './import.ts', './wrap.ts']) {
   if (!existsSync(new URL(extra, import.meta.url))) continue;
   const mod = await import(extra);
   if (typeof mod.run === 'function') await mod.run();

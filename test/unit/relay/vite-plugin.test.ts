@@ -38,6 +38,8 @@ describe('the relay plugin in the repo config', () => {
     expect(banner).toContain(`Inspector:   http://127.0.0.1:${port}/`);
     expect(banner).toContain(`http://127.0.0.1:${port}/relay/${TOKEN}/<target>`);
     expect(banner).toContain(join(dir, 'capture.jsonl'));
+    // What a stdio server's wrap needs to find this inspector.
+    expect(banner).toContain(`MRTR_INSPECTOR_URL=http://127.0.0.1:${port} MRTR_RELAY_TOKEN=${TOKEN} mrtr-inspector wrap -- <server command>`);
     // The relay's guard runs before Vite's own host check: a JSON refusal, not Vite's text.
     const rebound = await send(port, { path: '/relay/api/targets', headers: { host: `evil.example:${port}` } });
     expect(rebound.status).toBe(403);

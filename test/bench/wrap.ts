@@ -1,0 +1,99 @@
+// Wrap benchmark: what `mrtr-inspector wrap` adds to a stdio server's round trip.
+//   npx tsx test/bench/wrap.ts        (env: WRAP_SAMPLES, WRAP_BURST)
+// Three pipes to the same echo server run side by side: direct, through wrap recording to
+// a live relay (in its own process), and through wrap with no inspector (the capture
+// file). Samples rotate between them, one 1 KB request at a time, timed from the write to
+// the answer's last byte. Then a burst of WRAP_BURST requests written at once, timed to the
+// last answer. Prints figures; asserts nothing.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCliIfStale, ECHO_SERVER } from '../support/wrap-process.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const SAMPLES = Number(process.env.WRAP_SAMPLES ?? 3000);
+const WARMUP = 300;
+const BURST = Number(process.env.WRAP_BURST ?? 10_000);
+const TOKEN = 'bench-token-0123456789abcdef';
+
+interface Pipe { name: string; child: ChildProcessWithoutNullStreams; next(): Promise<void> }
+
+// Counts answer lines; `next()` resolves when one more has fully arrived.
+function pipe(name: string, argv: string[], env: NodeJS.ProcessEnv): Pipe {
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+  const waiting: (() => void)[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) waiting.shift()?.();
+  });
+  return { name, child, next: () => new Promise<void>((r) => waiting.push(r)) };
+}
+
+const message = (id: number) => {
+  const base = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'bench', arguments: { pad: '' } } });
+  return base.replace('"pad":""', `"pad":"${'x'.repeat(1024 - base.length - 1)}"`) + '\n';
+};
+
+async function roundTrip(p: Pipe, id: number): Promise<number> {
+  const done = p.next();
+  const t0 = process.hrtime.bigint();
+  p.child.stdin.write(message(id));
+  await done;
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+const pct = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+
+export async function run(): Promise<void> {
+  buildCliIfStale();
+  const dir = mkdtempSync(join(tmpdir(), 'mrtr-bench-wrap-'));
+  const relay = spawn(process.execPath, ['--import', 'tsx', 'test/bench/wrap-relay.ts'], { cwd: ROOT, env: { ...process.env, MRTR_RELAY_TOKEN: TOKEN, MRTR_RELAY_JSONL: join(dir, 'relay.jsonl') }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((r) => relay.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
+  const server = [process.execPath, ECHO_SERVER];
+  const pipes = [
+    pipe('direct', [ECHO_SERVER], {}),
+    pipe('wrap → relay', ['cli/bin.js', 'wrap', '--name', 'bench', '--inspector', `http://127.0.0.1:${port}`, '--token', TOKEN, '--', ...server], {}),
+    pipe('wrap → file', ['cli/bin.js', 'wrap', '--name', 'bench', '--capture', join(dir, 'wrap.jsonl'), '--', ...server], { MRTR_RELAY_TOKEN: '' }),
+  ];
+  try {
+    const times = pipes.map(() => [] as number[]);
+    let id = 0;
+    for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      for (let k = 0; k < pipes.length; k++) {
+        const t = await roundTrip(pipes[k], ++id);
+        if (i >= WARMUP) times[k].push(t);
+      }
+    }
+    console.log(`\nwrap: round trip of one 1 KB request, ${SAMPLES} samples each, rotating (warm-up ${WARMUP})`);
+    const [direct] = times;
+    for (let k = 0; k < pipes.length; k++) {
+      const xs = times[k];
+      const added = k === 0 ? '' : `   added: p50 ${ms(pct(xs, 0.5) - pct(direct, 0.5))}, p95 ${ms(pct(xs, 0.95) - pct(direct, 0.95))}, p99 ${ms(pct(xs, 0.99) - pct(direct, 0.99))}`;
+      console.log(`  ${pipes[k].name.padEnd(13)} p50 ${ms(pct(xs, 0.5))}  p95 ${ms(pct(xs, 0.95))}  p99 ${ms(pct(xs, 0.99))}${added}`);
+    }
+    console.log(`\nwrap: burst of ${BURST} 1 KB requests written at once, to the last answer`);
+    for (const p of pipes) {
+      const answers = Array.from({ length: BURST }, () => p.next());
+      const t0 = process.hrtime.bigint();
+      const text = Array.from({ length: BURST }, () => message(++id)).join('');
+      p.child.stdin.write(text);
+      await Promise.all(answers);
+      const took = Number(process.hrtime.bigint() - t0) / 1e6;
+      console.log(`  ${p.name.padEnd(13)} ${took.toFixed(0)} ms  (${Math.round(BURST / (took / 1000))} messages/s)`);
+    }
+  } finally {
+    for (const p of pipes) p.child.stdin.end();
+    await Promise.all(pipes.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('close', r)))));
+    relay.kill('SIGTERM');
+    await new Promise((r) => relay.once('close', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
