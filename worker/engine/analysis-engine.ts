@@ -74,6 +74,8 @@ export class AnalysisEngine {
   #convsOf: Conversation[][] = [];
   #presented = new Map<string, Presentation[]>();
   readonly #indexed = new Map<Conversation, number>();
+  /** By conversation position: the latest first-round send time up to it (a running max). */
+  #firstSentMax: number[] = [];
   #toolLists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
   readonly #readings = new Map<string, TokenReading>();
   readonly #lint = new LintState();
@@ -170,13 +172,17 @@ export class AnalysisEngine {
     const states = { get: (seq: number) => this.#entries[seq]?.record.state };
     const before = this.#convs;
     let th: Threaded | null = null;
+    // Conversations holding a changed exchange whose threading did not change: their
+    // statuses are brought up to date.
+    const also = new Set<Conversation>();
+    if (!rethread) for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) also.add(c);
     if (!rethread && reanswers.length > 0) {
       const filed = this.#thread.reanswer(reanswers, (seq) => this.#placed(seq), final, states);
-      if (filed !== null && added.length > 0) {
-        const more = this.#thread.append(added, final, states);
+      if (filed !== null) {
+        const more = this.#thread.append(added, final, states, [...also]);
         th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
-      } else th = filed;
-    } else if (!rethread) th = this.#thread.append(added, final, states);
+      }
+    } else if (!rethread) th = this.#thread.append(added, final, states, [...also]);
     th ??= this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states);
     this.#convs = th.conversations;
 
@@ -281,7 +287,13 @@ export class AnalysisEngine {
     }
     // A chain's answer asking for keys is seen by any later call's first round (see
     // mrtr/state-cross-request): re-check every call first sent at or after it.
-    if (earliestAnswer !== Infinity) for (const c of this.#convs) if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
+    // Walked from the end, down to where no earlier call was first sent that late.
+    if (earliestAnswer !== Infinity) {
+      for (let i = this.#convs.length - 1; i >= 0 && this.#firstSentMax[i] >= earliestAnswer; i--) {
+        const c = this.#convs[i];
+        if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
+      }
+    }
     return out;
   }
 
@@ -297,6 +309,7 @@ export class AnalysisEngine {
   #reindex(convs: readonly Conversation[]): void {
     this.#convIndex.clear();
     this.#indexed.clear();
+    this.#firstSentMax = [];
     this.#convsOf = [];
     this.#presented = new Map();
     this.#extendIndex(convs);
@@ -308,7 +321,12 @@ export class AnalysisEngine {
   #extendIndex(grown: readonly Conversation[]): void {
     for (const c of grown) {
       let ci = this.#convIndex.get(c);
-      if (ci === undefined) this.#convIndex.set(c, (ci = this.#convIndex.size));
+      if (ci === undefined) {
+        this.#convIndex.set(c, (ci = this.#convIndex.size));
+        // A conversation's first round never changes once threaded.
+        const before = ci > 0 ? this.#firstSentMax[ci - 1] : -Infinity;
+        this.#firstSentMax[ci] = Math.max(before, c.rounds[0]?.sentAt ?? -Infinity);
+      }
       for (const seq of c.exchanges) {
         const list = this.#convsOf[seq];
         if (list === undefined) this.#convsOf[seq] = [c];

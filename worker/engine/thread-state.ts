@@ -84,8 +84,9 @@ export class ThreadState {
     return { conversations, full: true, grown: conversations };
   }
 
-  /** Appends records all sent after everything threaded (check `appendable` first). */
-  append(added: readonly ThreadInput[], final: boolean, states: { get(seq: number): ExchangeRecord['state'] | undefined }): Threaded {
+  /** Appends records all sent after everything threaded (check `appendable` first); `also`:
+   *  conversations whose exchanges changed without changing their threading (statuses). */
+  append(added: readonly ThreadInput[], final: boolean, states: { get(seq: number): ExchangeRecord['state'] | undefined }, also: readonly Conversation[] = []): Threaded {
     const threader = this.#threader;
     if (threader === null) throw new Error('append before the first rebuild');
     this.maxSentBefore = this.#last?.t ?? -Infinity;
@@ -97,14 +98,19 @@ export class ThreadState {
     }
     const lastR = sorted[sorted.length - 1]?.record;
     if (lastR) this.#last = { t: lastR.startedAt, seq: lastR.seq };
-    const conversations = threader.conversations(final, states);
     // Conversations only grow on an append (new ones at the end, rounds pushed on old
-    // ones), so comparing round counts by position finds every one that changed.
+    // ones), so comparing counts by position finds every one that changed; only those are
+    // brought up to date.
+    const all = threader.conversationsTouched([], final, states);
     const grown: Conversation[] = [];
-    for (let i = 0; i < conversations.length; i++) {
-      if (i >= this.#lens.length || conversations[i].rounds.length !== this.#lens[i] || conversations[i].exchanges.length !== this.#exLens[i]) grown.push(conversations[i]);
+    for (let i = 0; i < all.length; i++) {
+      if (i >= this.#lens.length || all[i].rounds.length !== this.#lens[i] || all[i].exchanges.length !== this.#exLens[i]) grown.push(all[i]);
     }
-    this.#remember(conversations);
+    const conversations = threader.conversationsTouched(new Set([...grown, ...also]), final, states);
+    for (let i = 0; i < conversations.length; i++) {
+      this.#lens[i] = conversations[i].rounds.length;
+      this.#exLens[i] = conversations[i].exchanges.length;
+    }
     return { conversations, full: false, grown };
   }
 
@@ -155,7 +161,7 @@ export class ThreadState {
       threader.reanswer(p.now.record, p.now.decoded, p.placed, position);
       for (const o of p.placed) grown.add(o.conversation);
     }
-    const conversations = threader.conversations(final, states);
+    const conversations = threader.conversationsTouched(grown, final, states);
     return { conversations, full: false, grown: [...grown] };
   }
 

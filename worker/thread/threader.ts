@@ -134,6 +134,18 @@ export class Threader {
     return this.convs;
   }
 
+  /** As `conversations`, but brings up to date only `touched` (a live host that knows which
+   *  conversations its last `add`s changed); the others stay as the last call left them. */
+  conversationsTouched(touched: Iterable<Conversation>, final: boolean, states?: StatesBySeq): Conversation[] {
+    this.legacy.settle(this.convs);
+    for (const c of touched) {
+      c.exchanges = ascendingUnique(c.exchanges);
+      if (c.rounds.length > 1) c.rounds = c.rounds.slice();
+      c.status = statusOf(c, final, states);
+    }
+    return this.convs;
+  }
+
   /** Who issued a token, for rules like state-cross-request. */
   origins(token: string): readonly StateOrigin[] {
     return this.issued.get(token) ?? [];

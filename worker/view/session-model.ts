@@ -97,6 +97,8 @@ export class SessionModel {
   /** What each recent build changed, oldest first (epochs consecutive). */
   readonly #log: { epoch: number; changed: ReadonlySet<string>; removed: ReadonlySet<string> }[] = [];
   #sorted: ConversationSummary[] = [];
+  /** Row id → its place in `#sorted`. */
+  #at = new Map<string, number>();
   #known = 0;
 
   constructor(records: Iterable<StoredExchange> = []) {
@@ -207,33 +209,49 @@ export class SessionModel {
     };
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
     for (const id of step.removed) this.#rows.delete(id);
-    let added = false;
     const convs = step.conversations;
+    const fresh: ConversationSummary[] = [];
     if (step.full) {
       for (const c of convs) {
         const had = this.#rows.get(c.id);
-        if (had === undefined || step.changed.has(c.id)) {
-          added ||= had === undefined;
-          this.#rows.set(c.id, { conversation: c, row: summarize(c, index) });
-        } else had.conversation = c;
+        if (had === undefined || step.changed.has(c.id)) this.#rows.set(c.id, { conversation: c, row: summarize(c, index) });
+        else had.conversation = c;
       }
     } else {
       // Between re-threads conversations only grow: new ones are appended.
       for (let i = this.#known; i < convs.length; i++) {
-        this.#rows.set(convs[i].id, { conversation: convs[i], row: summarize(convs[i], index) });
-        added = true;
+        const row = summarize(convs[i], index);
+        this.#rows.set(convs[i].id, { conversation: convs[i], row });
+        fresh.push(row);
       }
       for (const id of step.changed) {
         const had = this.#rows.get(id);
-        if (had) had.row = summarize(had.conversation, index);
+        if (had && !fresh.includes(had.row)) had.row = summarize(had.conversation, index);
       }
     }
     this.#known = convs.length;
-    const changedRows = step.changed.size > 0 || step.removed.size > 0;
-    if (added || step.removed.size > 0 || step.full) {
+    if (step.full || step.removed.size > 0) {
       this.#sorted = [...this.#rows.values()].map((e) => e.row).sort((x, y) => x.firstSeq - y.firstSeq);
-    } else if (changedRows) {
-      this.#sorted = this.#sorted.map((r) => this.#rows.get(r.id)!.row);
+      this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
+    } else if (step.changed.size > 0) {
+      // Rows in capture order, changed in place; new ones mostly come last (sorted only
+      // when they do not). Hazard: an earlier Built's rows change with it (reads want the
+      // latest anyway).
+      for (const id of step.changed) {
+        const i = this.#at.get(id);
+        if (i !== undefined) this.#sorted[i] = this.#rows.get(id)!.row;
+      }
+      let inOrder = true;
+      for (const row of fresh) {
+        const rows = this.#sorted;
+        if (rows.length > 0 && rows[rows.length - 1].firstSeq > row.firstSeq) inOrder = false;
+        this.#at.set(row.id, rows.length);
+        rows.push(row);
+      }
+      if (!inOrder) {
+        this.#sorted.sort((x, y) => x.firstSeq - y.firstSeq);
+        this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
+      }
     }
     let records: ExchangeRecord[] | undefined;
     let decoded: DecodedExchange[] | undefined;
