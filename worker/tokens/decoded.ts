@@ -9,7 +9,7 @@ export type AlgFamily = 'hmac' | 'none' | 'asymmetric' | 'unknown';
 /** What verification needs, per format. Internal: never crosses a boundary. */
 export type Material =
   | { kind: 'hmac-sha256'; signingInput: string; mac: Uint8Array<ArrayBuffer> }
-  | { kind: 'jws'; alg: string; family: AlgFamily }
+  | { kind: 'jws'; alg: string; family: AlgFamily; hs256?: { signingInput: string; mac: Uint8Array<ArrayBuffer> } }
   | { kind: 'jwe'; alg: unknown; enc: unknown }
   | { kind: 'none' };
 

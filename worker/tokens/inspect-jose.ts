@@ -49,6 +49,13 @@ export function inspectJws(token: string, d1: number, d2: number): Decoded | nul
     header,
     note: notes.length > 0 ? notes.join('; ') : undefined,
   });
+  // A plain HS256 JWS (no crit, no b64 parameter, a readable payload) is an HMAC-SHA256 over
+  // its first two parts, which a host's injected synchronous check can verify without jose
+  // and its promises; anything less plain is left to jose (verify-jose.ts).
+  if (alg === 'HS256' && header.crit === undefined && !Object.hasOwn(header, 'b64') && d2 > d1 + 1 && note === undefined) {
+    const mac = decodeBase64(token, 'url', d2 + 1, token.length);
+    if (mac !== null) return { reading, material: { kind: 'jws', alg, family, hs256: { signingInput: token.slice(0, d2), mac } } };
+  }
   return { reading, material: { kind: 'jws', alg, family } };
 }
 
