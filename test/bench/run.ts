@@ -7,9 +7,11 @@ import { benchCore } from './core.js';
 const exchanges = Number(process.env.BENCH_EXCHANGES ?? 100_000);
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
 
-await benchCore(exchanges, repeats);
+// BENCH_ONLY=relay runs only the relay's memory figures (relay-memory.ts).
+if (process.env.BENCH_ONLY !== 'relay') await benchCore(exchanges, repeats);
 // BENCH_ONLY=core skips the browser benchmarks (they need Chromium and take minutes).
-for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts']) {
+const extras = process.env.BENCH_ONLY === 'core' ? [] : process.env.BENCH_ONLY === 'relay' ? ['./relay-memory.ts'] : ['./relay-memory.ts', './tap.ts', './ui.ts'];
+for (const extra of extras) {
   if (!existsSync(new URL(extra, import.meta.url))) continue;
   const mod = await import(extra);
   if (typeof mod.run === 'function') await mod.run();
