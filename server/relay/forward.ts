@@ -52,7 +52,10 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY): 
     if (size > limit) return undefined;
     parts.push(part as Buffer);
   }
-  return new Uint8Array(Buffer.concat(parts));
+  // One copy of the body: a view on the concatenated buffer, not another copy of it.
+  const whole = Buffer.concat(parts, size);
+  parts.length = 0;
+  return new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength) as Uint8Array<ArrayBuffer>;
 }
 
 /**

@@ -9,14 +9,18 @@ const exchanges = Number(process.env.BENCH_EXCHANGES ?? 100_000);
 const bodies = Number(process.env.BENCH_BODIES_EXCHANGES ?? 14_000);
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
 
-// Both generators, each against its own bare JSON.parse; the two ratios side by side at the end.
-const results = [await benchCore(exchanges, repeats, 'rounds'), await benchCore(bodies, repeats, 'bodies')];
-console.log('ingest, plain lint --format json vs a bare JSON.parse process of the same file (goals: time <= 2.5x, peak RSS <= 4x the file):');
-for (const r of results) {
-  console.log(`  ${r.shape}: ${r.exchanges} exchanges, ${(r.bytes / 1048576).toFixed(1)} MB: time ${r.timeRatio.toFixed(2)}x (CPU ${r.cpuRatio.toFixed(2)}x), peak RSS ${r.memRatio.toFixed(2)}x the file`);
+// BENCH_ONLY=relay runs only the relay's memory figures (relay-memory.ts).
+if (process.env.BENCH_ONLY !== 'relay') {
+  // Both generators, each against its own bare JSON.parse; the two ratios side by side at the end.
+  const results = [await benchCore(exchanges, repeats, 'rounds'), await benchCore(bodies, repeats, 'bodies')];
+  console.log('ingest, plain lint --format json vs a bare JSON.parse process of the same file (goals: time <= 2.5x, peak RSS <= 4x the file):');
+  for (const r of results) {
+    console.log(`  ${r.shape}: ${r.exchanges} exchanges, ${(r.bytes / 1048576).toFixed(1)} MB: time ${r.timeRatio.toFixed(2)}x (CPU ${r.cpuRatio.toFixed(2)}x), peak RSS ${r.memRatio.toFixed(2)}x the file`);
+  }
 }
 // BENCH_ONLY=core skips the browser benchmarks (they need Chromium and take minutes).
-for (const extra of process.env.BENCH_ONLY === 'core' ? [] : ['./tap.ts', './ui.ts', './import.ts', './wrap.ts']) {
+const extras = process.env.BENCH_ONLY === 'core' ? [] : process.env.BENCH_ONLY === 'relay' ? ['./relay-memory.ts'] : ['./relay-memory.ts', './tap.ts', './ui.ts', './import.ts', './wrap.ts'];
+for (const extra of extras) {
   if (!existsSync(new URL(extra, import.meta.url))) continue;
   const mod = await import(extra);
   if (typeof mod.run === 'function') await mod.run();
