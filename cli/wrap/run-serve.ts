@@ -7,10 +7,10 @@
 //
 // Hazard: the inspector may restart while the server runs; we re-attach every second until
 // the server ends, and answers lost while detached are answered as errors by the relay.
-import { spawn } from 'node:child_process';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { LineSplitter } from './line-splitter.js';
 import { TOKEN_HEADER } from './record-sink.js';
+import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
 
 const RETRY_MS = 1000;
@@ -20,15 +20,8 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
   const { url, token } = cmd.inspector!;
   const attachUrl = new URL(`/relay/stdio-attach/${encodeURIComponent(cmd.name)}`, url);
   const outUrl = new URL(`${attachUrl.pathname}/out`, url);
-  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  const started = await new Promise<Error | null>((resolve) => {
-    child.once('spawn', () => resolve(null));
-    child.once('error', (err) => resolve(err));
-  });
-  if (started) {
-    process.stderr.write(`mrtr-inspector wrap: cannot start ${JSON.stringify(cmd.command)}: ${started.message}. Check the command after "--".\n`);
-    return 127;
-  }
+  const child = await startServer(cmd, 'inherit');
+  if (!child) return CANNOT_START;
   child.stdin.on('error', () => undefined);
   let ended = false;
   let attached: ClientRequest | null = null;

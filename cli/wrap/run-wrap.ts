@@ -5,11 +5,11 @@
 // on before a copy of it is parsed, nothing waits on recording, back-pressure is honoured in
 // both directions, our own messages go only to stderr, and we exit the way the child did
 // (same code, or the same signal re-raised).
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { LineSplitter } from './line-splitter.js';
 import { RecordSink } from './record-sink.js';
 import { StdioPairing } from './stdio-pairing.js';
+import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
 
 /** How much of the child's stderr is kept for a crash report. */
@@ -24,15 +24,8 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   const sink = new RecordSink({ file: cmd.capture, warn: warnOnce(), ...(cmd.inspector ? { inspector: cmd.inspector } : {}) });
   const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID });
 
-  const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  const started = await new Promise<Error | null>((resolve) => {
-    child.once('spawn', () => resolve(null));
-    child.once('error', (err) => resolve(err));
-  });
-  if (started) {
-    process.stderr.write(`mrtr-inspector wrap: cannot start ${JSON.stringify(cmd.command)}: ${started.message}. Check the command after "--".\n`);
-    return 127;
-  }
+  const child = await startServer(cmd, 'pipe');
+  if (!child) return CANNOT_START;
 
   const fromClient = new LineSplitter((line) => pairing.clientLine(line.toString('utf8')));
   const fromServer = new LineSplitter((line) => pairing.serverLine(line.toString('utf8')));

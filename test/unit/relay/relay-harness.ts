@@ -57,7 +57,7 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
 }
 
 // The page cookie each harness relay handed its page, by port: `send` and `openEvents` add it
-// to page-API calls the way a browser would, unless the test sets `cookie` itself.
+// to page-API calls (and the page's stdio endpoint) the way a browser would, unless the test sets `cookie` itself.
 const pageCookies = new Map<number, string>();
 
 /** Loads the inspector page as a browser navigation does; resolves to the cookie it set (name=value). */
@@ -69,7 +69,7 @@ export async function loadPage(port: number): Promise<string> {
 
 function withPageCookie(port: number, path: string, headers: Record<string, string> = {}): Record<string, string> {
   const cookie = pageCookies.get(port);
-  if (!path.startsWith('/relay/api/') || cookie === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'cookie')) return headers;
+  if (!(path.startsWith('/relay/api/') || path.startsWith('/relay/stdio/')) || cookie === undefined || Object.keys(headers).some((h) => h.toLowerCase() === 'cookie')) return headers;
   return { ...headers, cookie };
 }
 

@@ -77,6 +77,8 @@ describe('wrap --serve', () => {
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     expect((await post(h, '/relay/stdio/none', body, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(h, '/relay/stdio/none', body)).status).toBe(403);
+    // Same origin but without the page's cookie: any local program can send an Origin header.
+    expect((await post(h, '/relay/stdio/none', body, { origin: h.origin, cookie: '' })).status).toBe(403);
     expect((await post(h, '/relay/stdio-attach/x', {})).status).toBe(403);
     const missing = await post(h, '/relay/stdio/none', body, { origin: h.origin });
     expect(missing.status).toBe(502);
