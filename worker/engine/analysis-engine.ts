@@ -79,7 +79,6 @@ export class AnalysisEngine {
   #toolLists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
   readonly #readings = new Map<string, TokenReading>();
   readonly #lint = new LintState();
-  #fps = new Map<string, string>();
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: EngineOptions = {}) {
@@ -192,26 +191,31 @@ export class AnalysisEngine {
     const changedConvs: Conversation[] = [];
     const oldConvs: Conversation[] = [];
     if (th.full) {
-      const fps = new Map<string, string>();
+      // What changed is told by comparing each conversation with the one of the same id
+      // before (as it stood until now); the first step has nothing to compare with.
+      const stamp = (seq: number) => this.#entries[seq]?.stamp ?? '';
+      const was = new Map<string, Conversation>();
+      for (const c of before) was.set(c.id, c);
+      const now = new Set<string>();
       for (const c of th.conversations) {
-        const fp = fingerprint(c, (seq) => this.#entries[seq]?.stamp ?? '');
-        fps.set(c.id, fp);
-        if (this.#fps.get(c.id) !== fp) {
+        now.add(c.id);
+        const old = was.get(c.id);
+        if (old === undefined || fingerprint(old, stamp) !== fingerprint(c, stamp)) {
           changed.add(c.id);
           changedConvs.push(c);
         }
       }
       for (const c of before) {
-        if (!fps.has(c.id)) removed.add(c.id);
-        if (!fps.has(c.id) || changed.has(c.id)) oldConvs.push(c);
+        if (!now.has(c.id)) removed.add(c.id);
+        if (!now.has(c.id) || changed.has(c.id)) oldConvs.push(c);
       }
-      this.#fps = fps;
       this.#reindex(th.conversations);
+      // An exchange whose new version threads the same still changes what lint sees.
+      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
     } else {
       for (const c of th.grown) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
       for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
       this.#extendIndex(th.grown);
-      for (const c of changedConvs) this.#fps.set(c.id, fingerprint(c, (seq) => this.#entries[seq]?.stamp ?? ''));
     }
 
     // 4. What lint must re-check.

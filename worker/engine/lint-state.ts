@@ -20,12 +20,16 @@ export class LintState {
   /** conversation id ('' for none) → subject → that subject's findings naming it. */
   readonly #filed = new Map<string, Map<SubjectKey, Finding[]>>();
   #failures = 0;
+  /** Findings are filed by conversation only once someone reads them that way (a live
+   *  list does; the CLI, which reads the whole list once, never pays for it). */
+  #filing = false;
 
   clear(): void {
     this.#byConversation.clear();
     this.#byExchange.clear();
     this.#filed.clear();
     this.#failures = 0;
+    this.#filing = false;
   }
 
   setConversation(id: string, f: SubjectFindings | undefined): void {
@@ -64,6 +68,7 @@ export class LintState {
   /** The findings naming one conversation ('' for those naming none), sorted. Failures
    *  are left out: check `hasFailures` first. */
   of(conversation: string): Finding[] {
+    this.#startFiling();
     const filed = this.#filed.get(conversation);
     if (filed === undefined) return [];
     const out: Finding[] = [];
@@ -73,21 +78,34 @@ export class LintState {
 
   /** Counts of the findings naming one conversation ('' for none). */
   counts(conversation: string): SeverityCounts {
+    this.#startFiling();
     const n: SeverityCounts = { error: 0, warning: 0, info: 0 };
     const filed = this.#filed.get(conversation);
     if (filed !== undefined) for (const list of filed.values()) for (const f of list) n[f.severity] += 1;
     return n;
   }
 
+  #startFiling(): void {
+    if (this.#filing) return;
+    this.#filing = true;
+    for (const [id, f] of this.#byConversation) this.#fileFindings(`c:${id}`, f);
+    for (const [seq, f] of this.#byExchange) this.#fileFindings(`x:${seq}`, f);
+  }
+
   #withdraw(key: SubjectKey, old: SubjectFindings | undefined): void {
     if (old === undefined) return;
     this.#failures -= old.failures.length;
+    if (!this.#filing) return;
     for (const f of old.findings) this.#filed.get(f.conversation ?? '')?.delete(key);
   }
 
   #file(key: SubjectKey, f: SubjectFindings | undefined): void {
     if (f === undefined) return;
     this.#failures += f.failures.length;
+    if (this.#filing) this.#fileFindings(key, f);
+  }
+
+  #fileFindings(key: SubjectKey, f: SubjectFindings): void {
     for (const x of f.findings) {
       const target = x.conversation ?? '';
       let m = this.#filed.get(target);

@@ -9,12 +9,16 @@
 import type { Conversation, Finding } from '../protocol.js';
 import type { ConversationRule, ExchangeRule, FindingDraft, LintContext, Rule } from './rule.js';
 
-/** What checking one subject gave: findings, and the rules that threw on it (a bug). */
+/** What checking one subject gave: findings, and the rules that threw on it (a bug).
+ *  Read-only: an empty answer is one shared object. */
 export interface SubjectFindings {
   findings: Finding[];
   /** One error finding per rule that threw here; a run reports each rule's first only. */
   failures: Finding[];
 }
+
+// What most subjects give: nothing. Shared, so 100k clean subjects keep no lists each.
+const NOTHING: SubjectFindings = Object.freeze({ findings: Object.freeze([]) as unknown as Finding[], failures: Object.freeze([]) as unknown as Finding[] });
 
 /** The rules of a list, split by scope once. */
 export class RuleRunner {
@@ -37,7 +41,7 @@ export class RuleRunner {
         out.failures.push(failure(r, c.rounds[0]?.exchange ?? 0, c.id, err));
       }
     }
-    return out;
+    return out.findings.length === 0 && out.failures.length === 0 ? NOTHING : out;
   }
 
   /** Every exchange rule over one exchange. */
@@ -56,7 +60,7 @@ export class RuleRunner {
         out.failures.push(failure(r, seq, firstConversationId(ctx, seq), err));
       }
     }
-    return out;
+    return out.findings.length === 0 && out.failures.length === 0 ? NOTHING : out;
   }
 }
 
