@@ -13,14 +13,14 @@ const STDIO_CLIENT = 'test/peers/stdio/stdio-client.ts';
 test.beforeAll(() => buildCliIfStale());
 
 // Runs a node process from the repository root; the test stops whatever is left.
-function node(args: string[], env: Record<string, string>, children: ChildProcess[]): { done: Promise<{ code: number | null; out: string; err: string }> } {
+function node(args: string[], env: Record<string, string>, children: ChildProcess[]): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
   child.stderr!.on('data', (d: Buffer) => (err += d));
-  return { done: new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err }))) };
+  return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err }))) };
 }
 
 const children: ChildProcess[] = [];
@@ -62,15 +62,21 @@ async function answerForm(page: Page, key: string, fill: (q: ReturnType<Page['lo
 }
 
 test('the Console drives the stdio demo server in serve mode through every round of the wizard', async ({ inspector, page, relay, baseURL }) => {
-  node(['cli/bin.js', 'wrap', '--serve', '--name', 'demo', '--inspector', baseURL!, '--token', relay.token, '--', process.execPath, '--import', 'tsx', 'test/peers/stdio/demo-stdio-server.ts'], {}, children);
+  const wrap = node(['cli/bin.js', 'wrap', '--serve', '--name', 'demo', '--inspector', baseURL!, '--token', relay.token, '--', process.execPath, '--import', 'tsx', 'test/peers/stdio/demo-stdio-server.ts'], {}, children);
   await expect.poll(async () => {
     const res = await page.request.get('/relay/api/targets', { headers: { origin: baseURL! } });
     return ((await res.json()) as { stdio?: { id: string }[] }).stdio?.map((t) => t.id) ?? [];
   }, { timeout: 30_000 }).toContain('stdio-demo');
 
   await page.getByTestId('toggle-console').click();
-  await page.getByTestId('console-url').fill('/relay/stdio/demo');
-  await page.getByTestId('console-connect').click();
+  // Listed by the page while attached, and picked in the Console without typing a URL.
+  await page.getByTestId('console-tab-traffic').click();
+  const listed = page.locator('[data-testid="stdio-target"][data-name="demo"]');
+  await expect(listed).toContainText('stdio · via relay', { timeout: 15_000 });
+  await page.getByTestId('console-tab-call').click();
+  await expect(page.getByTestId('console-url')).not.toHaveValue(/relay\/stdio/);
+  await page.getByTestId('console-stdio').selectOption({ label: 'demo (stdio · via relay)' });
+  await expect(page.getByTestId('console-url')).toHaveValue(/\/relay\/stdio\/demo$/);
   await expect(page.getByTestId('server-info')).toContainText('mrtr-inspector-demo', { timeout: 30_000 });
   await page.getByTestId('console-target').selectOption('t:setup_wizard');
   await page.getByTestId('console-start').click();
@@ -86,5 +92,14 @@ test('the Console drives the stdio demo server in serve mode through every round
   await page.getByTestId('send-retry').click();
   await expect(page.getByTestId('step')).toHaveAttribute('data-status', 'complete');
   await expect(page.getByTestId('step-round').last()).toContainText('Created workspace "Pipe Works" on the pro plan.');
-  void inspector; // the fixture opened the page, capturing
+
+  // The Console's calls went to the stdio server (its same-origin endpoint), not the HTTP demo.
+  await expect.poll(async () => (await inspector.storedExchanges()).filter((r) => r.request.url.endsWith('/relay/stdio/demo') && r.request.body?.includes('setup_wizard')).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
+
+  // The wrap process ends: the stdio server leaves the picker and the target list.
+  wrap.child.kill('SIGTERM');
+  await wrap.done;
+  await expect(page.getByTestId('console-stdio')).toHaveCount(0, { timeout: 15_000 });
+  await page.getByTestId('console-tab-traffic').click();
+  await expect(page.getByTestId('stdio-target')).toHaveCount(0);
 });

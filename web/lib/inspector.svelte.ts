@@ -27,6 +27,11 @@ import { Transfer } from './transfer.svelte.js';
 export type CaptureStatus = 'starting' | 'capturing' | 'failed';
 const LIST_LIMIT = 200;
 const RELAY_TARGETS = '/relay/api/targets';
+/** How often the page re-reads the relay's attached stdio servers (they come and go with `wrap --serve`). */
+const STDIO_POLL_MS = 1500;
+
+/** A stdio server attached to the relay (`wrap --serve --name <name>`), reached at `url`. */
+export interface StdioTarget { id: string; name: string; url: string }
 
 export class Inspector {
   #status = $state<CaptureStatus>('starting');
@@ -39,6 +44,9 @@ export class Inspector {
   #recording = $state(true);
   #preserveLog = $state(false);
   #lastCall = $state<string | null>(null);
+  #stdio = $state.raw<StdioTarget[]>([]);
+  #stdioTimer: ReturnType<typeof setTimeout> | null = null;
+  #disposed = false;
 
   readonly #store = new CaptureStore();
   #link: SwLink | null = null;
@@ -73,6 +81,8 @@ export class Inspector {
   get recording(): boolean { return this.#recording; }
   get preserveLog(): boolean { return this.#preserveLog; }
   get lastCall(): string | null { return this.#lastCall; }
+  /** Stdio servers attached to the relay right now (re-read every STDIO_POLL_MS). */
+  get stdioTargets(): readonly StdioTarget[] { return this.#stdio; }
   /** The live analysis worker (a new object after each restart); null while one starts. */
   get api(): Analysis | null { return this.#analysis.api; }
 
@@ -93,6 +103,7 @@ export class Inspector {
       void this.view.loadStatic();
       void this.refresh();
       void this.#syncRelay(this.#targets);
+      void this.#pollStdio();
       const { link, notice } = await SwLink.start({ onNotice: (m) => this.say(m) });
       this.#link = link;
       if (notice) this.say(notice);
@@ -104,6 +115,9 @@ export class Inspector {
   }
 
   dispose(): void {
+    this.#disposed = true;
+    if (this.#stdioTimer) clearTimeout(this.#stdioTimer);
+    this.#stdioTimer = null;
     this.#unguard?.();
     this.#channel?.close();
     this.#analysis.terminate();
@@ -306,6 +320,23 @@ export class Inspector {
     }
   }
 
+  // Reads the attached stdio servers, then again after STDIO_POLL_MS. A page without a relay
+  // (static build: 404) stops asking; a relay that is briefly unreachable is asked again.
+  async #pollStdio(): Promise<void> {
+    let again = true;
+    try {
+      const res = await fetch(RELAY_TARGETS, { cache: 'no-store' });
+      if (res.status === 404) again = false;
+      const body = res.ok ? ((await res.json()) as { stdio?: unknown }) : {};
+      const next = Array.isArray(body.stdio) ? body.stdio.filter(isStdioTarget) : [];
+      const same = next.length === this.#stdio.length && next.every((t, i) => t.id === this.#stdio[i].id && t.url === this.#stdio[i].url);
+      if (!same) this.#stdio = next;
+    } catch {
+      if (this.#stdio.length) this.#stdio = [];
+    }
+    if (again && !this.#disposed) this.#stdioTimer = setTimeout(() => void this.#pollStdio(), STDIO_POLL_MS);
+  }
+
   async #guard(fn: () => Promise<void>): Promise<boolean> {
     try {
       await fn();
@@ -315,4 +346,9 @@ export class Inspector {
       return false;
     }
   }
+}
+
+function isStdioTarget(v: unknown): v is StdioTarget {
+  const t = v as Partial<StdioTarget> | null;
+  return typeof t === 'object' && t !== null && typeof t.id === 'string' && typeof t.name === 'string' && typeof t.url === 'string';
 }
