@@ -43,4 +43,9 @@ test('repeated findings are one line per server and rule, and an occurrence sele
 
   await page.getByTestId('findings-close').click();
   await expect(panel).toHaveCount(0);
+  // Esc closes it too.
+  await page.getByTestId('findings-open').click();
+  await expect(panel).toBeVisible();
+  await page.locator('body').press('Escape');
+  await expect(panel).toHaveCount(0);
 });
