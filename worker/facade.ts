@@ -25,6 +25,7 @@ import { Coalescer } from './view/coalescer.js';
 import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
 import { createImportApi } from './view/import-api.js';
+import { findingsSummary, type FindingsSummary } from './view/findings-summary.js';
 import type { Answer } from './view/types.js';
 import type {
   ConversationList, ConversationView, ListUpdate, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
@@ -33,6 +34,7 @@ import type {
 export type * from './view/types.js';
 export type * from './view/console-types.js';
 export type { UnsavedExchange } from './view/session-model.js';
+export type { FindingsEntry, FindingOccurrence, FindingsSummary } from './view/findings-summary.js';
 
 /** One row of the exchange list. */
 export interface ExchangeSummary {
@@ -199,6 +201,14 @@ const api = {
    */
   conversationsSince(session: string, filter: string, since: number | null): Promise<Answer<ListUpdate>> {
     return guard(async () => listUpdate(await builtOf(session), filter, since));
+  },
+
+  /** Every finding of the session, repeated ones grouped per server and rule (the page's summary). */
+  findingsSummary(session: string): Promise<Answer<FindingsSummary>> {
+    return guard(async () => {
+      const b = await builtOf(session);
+      return findingsSummary(b.analysis.findings, b.analysis.records);
+    });
   },
 
   /** The thread view of one conversation. */

@@ -1,0 +1,69 @@
+// The page's session-wide findings summary: findings repeated on one server (same rule,
+// same severity) become one entry with a count and its occurrences, as in the text report;
+// the rest stay one entry each. Pure, so the CLI's grouping and the page's cannot drift.
+import type { Finding, Severity } from '../protocol.js';
+import { groupFindings } from '../report/group-findings.js';
+import { serverOf } from './keyring.js';
+
+/** Where one finding occurred: its exchange (seq and id) and its conversation. */
+export interface FindingOccurrence {
+  exchange: number;
+  /** The exchange record's id, or null when the seq is not in the session (should not happen). */
+  exchangeId: string | null;
+  conversation: string | null;
+  message: string;
+}
+
+/** One line of the summary: a group (count ≥ 2) or a single finding (count 1). */
+export interface FindingsEntry {
+  rule: string;
+  severity: Severity;
+  clause: string;
+  server: string;
+  count: number;
+  grouped: boolean;
+  occurrences: FindingOccurrence[];
+}
+
+export interface FindingsSummary {
+  entries: FindingsEntry[];
+  /** Findings in all (the sum of the counts). */
+  total: number;
+}
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * Groups a session's findings for the page. `records` maps seqs to exchange ids and URLs.
+ * Entries come errors first, then warnings, then infos; within a severity, in the order of
+ * their first finding.
+ */
+export function findingsSummary(findings: readonly Finding[], records: readonly { seq: number; id: string; request: { url: string } }[]): FindingsSummary {
+  const bySeq = new Map<number, { id: string; url: string }>();
+  for (const r of records) bySeq.set(r.seq, { id: r.id, url: r.request.url });
+  const servers = new Map<string, string>();
+  const server = (seq: number): string => {
+    const url = bySeq.get(seq)?.url ?? '';
+    let s = servers.get(url);
+    if (s === undefined) servers.set(url, (s = url === '' ? '(no server)' : serverOf(url)));
+    return s;
+  };
+  const occurrence = (f: Finding): FindingOccurrence => ({
+    exchange: f.exchange, exchangeId: bySeq.get(f.exchange)?.id ?? null, conversation: f.conversation, message: f.message,
+  });
+  const { groups, rest } = groupFindings(findings, server);
+  const first = new Map<Finding, number>();
+  findings.forEach((f, i) => first.set(f, i));
+  const ranked: { at: number; entry: FindingsEntry }[] = [
+    ...groups.map((g) => ({
+      at: first.get(g.findings[0]) ?? 0,
+      entry: { rule: g.rule, severity: g.severity, clause: g.clause, server: g.server, count: g.findings.length, grouped: true, occurrences: g.findings.map(occurrence) },
+    })),
+    ...rest.map((f) => ({
+      at: first.get(f) ?? 0,
+      entry: { rule: f.rule, severity: f.severity, clause: f.clause, server: server(f.exchange), count: 1, grouped: false, occurrences: [occurrence(f)] },
+    })),
+  ];
+  ranked.sort((x, y) => RANK[x.entry.severity] - RANK[y.entry.severity] || x.at - y.at);
+  return { entries: ranked.map((r) => r.entry), total: findings.length };
+}
