@@ -1,5 +1,6 @@
 // The capture file's backlog, handed to pages with an acknowledgement step:
-//   POST /relay/api/backlog       the file's JSONL, and a drain id in the `mrtr-drain` header
+//   POST /relay/api/backlog       a batch of the file's JSONL (bounded; `mrtr-backlog-more: 1`
+//                                 when lines were left out), a drain id in `mrtr-drain`
 //   POST /relay/api/backlog/ack   { "drain": <id>, "ids": [...] }: the page stored these
 // Records leave the file only when acknowledged, so a page closed mid-drain, or one whose
 // storage refused the batch (quota), loses nothing: the next drain hands them out again,
@@ -17,6 +18,8 @@ import type { CaptureFile } from './capture-file.js';
 
 /** The response header naming a drain, for its acknowledgement. */
 export const DRAIN_HEADER = 'mrtr-drain';
+/** The response header saying the file holds more than this batch ("1"): drain again after the ack. */
+export const MORE_HEADER = 'mrtr-backlog-more';
 const MAX_DRAINS = 32;
 
 /** What a page sends to acknowledge a drain. */
@@ -55,9 +58,12 @@ export class Backlog {
     this.#file = file;
   }
 
-  /** Reads the file for a page; nothing leaves it until `ack`. */
-  async handOut(): Promise<{ drain: string; content: string }> {
-    const { content, latest } = await this.#file.read();
+  /**
+   * Reads one batch of the file for a page (bounded, capture-file.ts); nothing leaves it
+   * until `ack`. `more`: lines were left out, and the page drains again after its ack.
+   */
+  async handOut(): Promise<{ drain: string; content: string; more: boolean }> {
+    const { content, latest, more } = await this.#file.read();
     const drain = randomUUID();
     if (latest.size > 0) {
       this.#drains.set(drain, new Map([...latest].map(([id, r]) => [id, mark(r)])));
@@ -66,7 +72,7 @@ export class Backlog {
         this.#drains.delete(old);
       }
     }
-    return { drain, content };
+    return { drain, content, more };
   }
 
   /** The page stored these ids of that drain: drop their lines (those not newer). */

@@ -1,6 +1,9 @@
-import { appendPrivate, readPrivate, replacePrivate, truncatePrivate } from './private-files.js';
+import { appendPrivate, openReplacement, readLinesPrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
+
+/** The most a drain's batch holds by default (a single longer line still goes alone). */
+export const DRAIN_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** The first line of a capture file. */
 export const JSONL_HEADER_KIND = 'mrtr-inspector-capture';
@@ -34,9 +37,18 @@ export class CaptureFile {
   #warn: (message: string) => void;
   #warned = false;
 
-  constructor(path: string, warn: (message: string) => void) {
+  readonly #batchBytes: number;
+  readonly #pieceBytes: number;
+
+  /**
+   * `batchBytes` bounds one drain's batch (the page drains again while `more`); `pieceBytes`
+   * is how much of the file is read or written at a time.
+   */
+  constructor(path: string, warn: (message: string) => void, opts: { batchBytes?: number; pieceBytes?: number } = {}) {
     this.#path = path;
     this.#warn = warn;
+    this.#batchBytes = opts.batchBytes ?? DRAIN_BATCH_BYTES;
+    this.#pieceBytes = opts.pieceBytes ?? 64 * 1024;
   }
 
   get path(): string {
@@ -73,13 +85,31 @@ export class CaptureFile {
     });
   }
 
-  /** The file's text and the last record per id in it (what a backlog drain hands out). */
-  read(): Promise<{ content: string; latest: Map<string, ExchangeRecord> }> {
+  /**
+   * One drain's batch: the file's lines from the start, stopping before the line that would
+   * take the batch past `batchBytes` (one line always fits, whatever its size), with the last
+   * record per id in it, and whether lines were left out (`more`). The file is read line by
+   * line (`pieceBytes` at a time), so a backlog of any size is never held as one string.
+   */
+  read(): Promise<{ content: string; latest: Map<string, ExchangeRecord>; more: boolean }> {
     return this.#enqueue(async () => {
-      const content = await this.#text();
+      const lines: string[] = [];
       const latest = new Map<string, ExchangeRecord>();
-      for (const r of records(content)) if (r) latest.set(r.id, r);
-      return { content, latest };
+      let bytes = 0;
+      let more = false;
+      await readLinesPrivate(this.#path, (line) => {
+        if (line.trim() === '') return;
+        const size = Buffer.byteLength(line) + 1;
+        if (lines.length > 0 && bytes + size > this.#batchBytes) {
+          more = true;
+          return false;
+        }
+        lines.push(line);
+        bytes += size;
+        const r = record(line);
+        if (r) latest.set(r.id, r);
+      }, this.#pieceBytes);
+      return { content: lines.length ? lines.join('\n') + '\n' : '', latest, more };
     });
   }
 
@@ -87,27 +117,48 @@ export class CaptureFile {
    * Drops the lines of each `acked` id that are not newer (`supersedes`) than the copy of
    * it in `handed`; every other line stays, in order. Resolves to how many records (ids)
    * left the file and how many are still in it. The file is emptied (no header) when
-   * nothing is left.
+   * nothing is left. The file is read and its replacement written line by line.
    */
   remove(handed: ReadonlyMap<string, ExchangeRecord>, acked: ReadonlySet<string>): Promise<{ removed: number; left: number }> {
     return this.#enqueue(async () => {
-      const content = await this.#text();
-      if (content === '') return { removed: 0, left: 0 };
-      const lines = content.split('\n').filter((l) => l.trim() !== '');
-      const kept: string[] = [];
       const before = new Set<string>();
       const left = new Set<string>();
-      records(content).forEach((r, i) => {
-        if (r === null) return; // the header, or a line cut by a crash: nothing to deliver
-        before.add(r.id);
-        const copy = acked.has(r.id) ? handed.get(r.id) : undefined;
-        if (copy && !supersedes(r, copy)) return;
-        kept.push(lines[i]!);
-        left.add(r.id);
-      });
-      // Write beside and rename: a crash mid-rewrite leaves the old file, never half of one.
-      if (kept.length === 0) await truncatePrivate(this.#path);
-      else await replacePrivate(this.#path, [jsonlHeader(), ...kept].join('\n') + '\n');
+      // Written beside and renamed: a crash mid-rewrite leaves the old file, never half of one.
+      let out: Awaited<ReturnType<typeof openReplacement>> | null = null;
+      let pending: string[] = [];
+      let pendingBytes = 0;
+      const put = async (line: string) => {
+        pending.push(line);
+        pendingBytes += line.length + 1;
+        if (pendingBytes >= this.#pieceBytes) await flushPending();
+      };
+      const flushPending = async () => {
+        if (pending.length === 0) return;
+        out ??= await openReplacement(this.#path);
+        await out.write(pending.join('\n') + '\n');
+        pending = [];
+        pendingBytes = 0;
+      };
+      try {
+        await readLinesPrivate(this.#path, async (line) => {
+          if (line.trim() === '') return;
+          const r = record(line);
+          if (r === null) return; // the header, or a line cut by a crash: nothing to deliver
+          before.add(r.id);
+          const copy = acked.has(r.id) ? handed.get(r.id) : undefined;
+          if (copy && !supersedes(r, copy)) return;
+          if (left.size === 0) await put(jsonlHeader());
+          await put(line);
+          left.add(r.id);
+        }, this.#pieceBytes);
+        if (before.size === 0) return { removed: 0, left: 0 };
+        await flushPending();
+        if (out) await (out as { commit(): Promise<void> }).commit();
+        else await truncatePrivate(this.#path);
+      } catch (err) {
+        if (out) await (out as { abort(): Promise<void> }).abort();
+        throw err;
+      }
       this.#ids = left;
       return { removed: before.size - left.size, left: left.size };
     });
@@ -118,10 +169,6 @@ export class CaptureFile {
     return this.#enqueue(async () => undefined);
   }
 
-  #text(): Promise<string> {
-    return readPrivate(this.#path);
-  }
-
   #enqueue<T>(job: () => Promise<T>): Promise<T> {
     const next = this.#chain.then(job, job);
     this.#chain = next.catch(() => undefined);
@@ -129,15 +176,13 @@ export class CaptureFile {
   }
 }
 
-// Each non-blank line of a capture file as a record, or null for the header and for lines
-// that are not records (one cut short by a crash): the page's reader skips those too.
-function records(content: string): (ExchangeRecord | null)[] {
-  return content.split('\n').filter((l) => l.trim() !== '').map((line) => {
-    try {
-      const v = JSON.parse(line) as Partial<ExchangeRecord> | null;
-      return v && typeof v === 'object' && typeof v.id === 'string' && typeof v.state === 'string' ? (v as ExchangeRecord) : null;
-    } catch {
-      return null;
-    }
-  });
+// A line of a capture file as a record, or null for the header and for lines that are not
+// records (one cut short by a crash): the page's reader skips those too.
+function record(line: string): ExchangeRecord | null {
+  try {
+    const v = JSON.parse(line) as Partial<ExchangeRecord> | null;
+    return v && typeof v === 'object' && typeof v.id === 'string' && typeof v.state === 'string' ? (v as ExchangeRecord) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
-import { DRAIN_HEADER, parseAck } from './backlog.js';
+import { DRAIN_HEADER, MORE_HEADER, parseAck } from './backlog.js';
 import { readBody } from './forward.js';
 import { ownOrigin, pageOriginProblem, pageSecretProblem, refuse } from './guards.js';
 import type { RelayContext } from './relay.js';
@@ -13,7 +13,8 @@ import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 //   GET  targets         the target list (demo first)
 //   PUT  targets         replace the user's targets with `[{ id, url }]` (POST works too)
 //   GET  events          text/event-stream; each event's data is one ExchangeRecord JSON
-//   POST backlog         the capture file's JSONL, and a drain id in the mrtr-drain header
+//   POST backlog         a bounded batch of the capture file's JSONL, a drain id in the
+//                        mrtr-drain header, mrtr-backlog-more: 1 when lines were left out
 //                        (GET works too); the file keeps every line until
 //   POST backlog/ack     { drain, ids } says the page stored them; then they are removed
 //   *    forward/<id>    forwards to a "via relay" target and streams the answer back
@@ -107,10 +108,10 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);
 
   if (name === 'backlog' && rest.length === 0 && (method === 'GET' || method === 'POST')) {
-    const { drain, content } = await ctx.backlog.handOut();
+    const { drain, content, more } = await ctx.backlog.handOut();
     res.writeHead(200, {
       'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
-      'content-length': Buffer.byteLength(content), [DRAIN_HEADER]: drain,
+      'content-length': Buffer.byteLength(content), [DRAIN_HEADER]: drain, [MORE_HEADER]: more ? '1' : '0',
     });
     res.end(content);
     return;

@@ -6,7 +6,7 @@
 // owner; a predictable temp name could be planted the same way, so temp files get random
 // names opened with O_EXCL; and files are created 0600.
 import { constants, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync, type Stats } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 
 const { O_NOFOLLOW = 0, O_CREAT, O_EXCL, O_WRONLY, O_RDONLY, O_APPEND } = constants;
@@ -93,6 +93,71 @@ export async function truncatePrivate(path: string): Promise<void> {
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Reads a file of ours line by line, never through a symlink and never as one string: it is
+ * read in pieces of `pieceBytes` and each line (without its newline) is handed to `onLine`
+ * as soon as it is whole, so only one line is ever held. `onLine` returns false to stop
+ * early. A missing file has no lines. Lines are split on the newline byte, which never
+ * occurs inside a UTF-8 sequence, so no character is cut.
+ */
+export async function readLinesPrivate(path: string, onLine: (line: string) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024): Promise<void> {
+  let fh: FileHandle;
+  try {
+    fh = await openChecked(path, O_RDONLY);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const piece = Buffer.alloc(Math.max(1, pieceBytes));
+    let partial: Buffer[] = [];
+    for (;;) {
+      const { bytesRead } = await fh.read(piece, 0, piece.length, null);
+      if (bytesRead === 0) break;
+      let start = 0;
+      for (let nl = piece.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = piece.indexOf(10, start)) {
+        partial.push(piece.subarray(start, nl));
+        const line = Buffer.concat(partial).toString('utf8');
+        partial = [];
+        start = nl + 1;
+        if ((await onLine(line)) === false) return;
+      }
+      // Copied: the piece buffer is reused by the next read.
+      if (start < bytesRead) partial.push(Buffer.from(piece.subarray(start, bytesRead)));
+    }
+    if (partial.length) await onLine(Buffer.concat(partial).toString('utf8'));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * A replacement for a file of ours, written in pieces: a fresh random 0600 temp file
+ * (O_EXCL, no symlink followed) that `commit` renames over `path`; `abort` removes it.
+ */
+export async function openReplacement(path: string): Promise<{ write(text: string): Promise<void>; commit(): Promise<void>; abort(): Promise<void> }> {
+  const tmp = tempName(path);
+  const fh = await open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  let closed = false;
+  const close = async () => {
+    if (!closed) await fh.close();
+    closed = true;
+  };
+  return {
+    write: async (text) => {
+      await fh.write(text);
+    },
+    commit: async () => {
+      await close();
+      await rename(tmp, path);
+    },
+    abort: async () => {
+      await close();
+      await unlink(tmp).catch(() => undefined);
+    },
+  };
 }
 
 // A temp name beside `path` nobody can guess in advance.

@@ -36,6 +36,8 @@ export interface RelayOptions {
   warn?: (message: string) => void;
   /** The most of one body recorded (default MAX_RECORDED_BYTES); the rest only passes through. */
   maxRecordedBytes?: number;
+  /** Most bytes of the capture file handed to a page per backlog drain (capture-file.ts). */
+  backlogBatchBytes?: number;
   /** A page whose unsent event-stream data passes this is dropped (default 16 MiB). */
   maxPageBuffer?: number;
   /** Relayed exchanges open at once; more are refused with 503 (default 64). */
@@ -132,7 +134,7 @@ export function createRelay(opts: RelayOptions): Relay {
   ensurePrivateDir(dirname(jsonlPath), given === undefined);
   const targetsPath = join(dirname(jsonlPath), `${basename(jsonlPath).replace(/\.jsonl$/i, '')}.targets.json`);
   const targets = new TargetStore(targetsPath, warn);
-  const capture = new CaptureFile(jsonlPath, warn);
+  const capture = new CaptureFile(jsonlPath, warn, { batchBytes: opts.backlogBatchBytes });
   const pages = new PageHub(opts.maxPageBuffer);
   const maxRecorded = opts.maxRecordedBytes ?? MAX_RECORDED_BYTES;
   const maxConcurrent = opts.maxConcurrent ?? 64;

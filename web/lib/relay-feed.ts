@@ -40,6 +40,8 @@ export const RELAY_BACKLOG = '/relay/api/backlog';
 export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
 /** The backlog answer's header naming the drain, to acknowledge it by. */
 const DRAIN_HEADER = 'mrtr-drain';
+/** "1" when the relay left lines out of this batch: drain again once it is acknowledged. */
+const MORE_HEADER = 'mrtr-backlog-more';
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -98,7 +100,10 @@ export class RelayFeed {
       this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
       return;
     }
-    this.#draining = this.#drainOnce().finally(() => {
+    this.#draining = this.#drainOnce().then((more) => {
+      // A big backlog comes in bounded batches: the next one once this one is acknowledged.
+      if (more) this.#drainAgain = true;
+    }).finally(() => {
       this.#draining = null;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
@@ -107,34 +112,39 @@ export class RelayFeed {
     });
   }
 
-  async #drainOnce(): Promise<void> {
+  // Resolves true when the batch was acknowledged and the relay holds more.
+  async #drainOnce(): Promise<boolean> {
     let text: string;
     let drain: string | null;
+    let more: boolean;
     try {
       const res = await fetch(RELAY_BACKLOG, { method: 'POST' });
-      if (!res.ok) return;
+      if (!res.ok) return false;
       drain = res.headers.get(DRAIN_HEADER);
+      more = res.headers.get(MORE_HEADER) === '1';
       text = await res.text();
     } catch {
-      return; // the relay went away mid-drain; its next `open` drains again
+      return false; // the relay went away mid-drain; its next `open` drains again
     }
     // Later lines for an id replace earlier ones; records come in first-appearance order.
     const records = readJsonl(text).exchanges;
-    if (records.length === 0) return;
+    if (records.length === 0) return false;
     // All queued before the loop is kicked, so one batch holds them all: its commit is
     // what the acknowledgement vouches for (see "Acknowledgement" above).
     for (const r of records) this.#add(r);
     const stored = this.#written();
     this.#kick();
-    if (!(await stored) || !drain) return;
+    if (!(await stored) || !drain) return false;
     try {
-      await fetch(RELAY_BACKLOG_ACK, {
+      const ack = await fetch(RELAY_BACKLOG_ACK, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ drain, ids: records.map((r) => r.id) }),
       });
+      return ack.ok && more;
     } catch {
       // Not acknowledged: the relay keeps the records and hands them out again.
+      return false;
     }
   }
 
