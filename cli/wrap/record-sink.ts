@@ -17,6 +17,9 @@ export const INGEST_PATH = '/relay/ingest';
 export const TOKEN_HEADER = 'x-mrtr-relay-token';
 /** How long an unanswered record waits before its open copy is sent. */
 const OPEN_DELAY_MS = 50;
+/** How long finished records gather before one delivery: one POST for a run of calls (a
+ *  POST per call made the relay compete with the pass-through: +1.96 ms p95 against +0.93). */
+const DELIVERY_WINDOW_MS = 100;
 
 export interface SinkOptions {
   /** The inspector's origin (http://127.0.0.1:5173) and relay token; without both, file only. */
@@ -77,10 +80,13 @@ export class RecordSink {
   #schedule(): void {
     if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => {
+      // A short window, not the next tick: a client calling one request after another
+      // would otherwise make us post (and the relay parse and file) once per call, and on a
+      // small machine that work competes with the pass-through we are measured by.
+      setTimeout(() => {
         this.#scheduled = false;
         void this.#pump();
-      });
+      }, DELIVERY_WINDOW_MS);
     }
   }
 
