@@ -1,31 +1,13 @@
 // Runs a stdio server directly or through the built `mrtr-inspector wrap`, feeding it input
 // and collecting exactly what a client would see (stdout bytes, stderr bytes, exit status).
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+export { buildCliIfStale } from './cli-process.js';
 
 /** The echo server the byte-level tests drive. */
 export const ECHO_SERVER = 'test/peers/stdio/echo-server.mjs';
 
 /** What one run showed its client. */
 export interface StdioRun { code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: Buffer }
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p));
-    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** Builds the CLI when dist/ is older than its sources (as the other CLI tests do). */
-export function buildCliIfStale(): void {
-  let built = 0;
-  try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
-  if (built < Math.max(newest('cli'), newest('worker'), newest('server/relay'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
-}
 
 /** The argv of `node cli/bin.js wrap <wrapArgs> -- <server…>`. */
 export function wrapArgv(wrapArgs: readonly string[], server: readonly string[]): string[] {

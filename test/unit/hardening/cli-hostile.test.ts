@@ -1,13 +1,14 @@
 // `mrtr-inspector lint` on damaged and hostile captures: exit 2 with what and where when
 // the input cannot be used, `--allow-partial` imports the readable part and lists what it
 // skipped on stderr, and hostile-but-readable input still gives a complete report.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportHar } from '../../../worker/capture/index.js';
 import { capture } from '../../support/capture-builder.js';
+import { buildCliIfStale } from '../../support/cli-process.js';
 import { deepArray, deepObject } from './hostile.js';
 
 const FIX = 'test/fixtures/hostile';
@@ -17,24 +18,7 @@ function cli(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Newest mtime of the .ts files under `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) t = Math.max(t, newest(p));
-    else if (e.name.endsWith('.ts')) t = Math.max(t, statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-// Builds the CLI as test/unit/cli does, but only when dist/ is older than the sources: the
-// two files may run at once, and a rebuild under a running CLI could show it a half-written file.
-beforeAll(() => {
-  let built = 0;
-  try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
-  if (built < Math.max(newest('cli'), newest('worker'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
-}, 120_000);
+beforeAll(buildCliIfStale, 120_000);
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'mrtr-hostile-'));
 

@@ -9,9 +9,8 @@
 // Last, the page's keyring: a key typed as hex:, base64: or utf8: is redacted from exports
 // in every spelling a server may echo it in, not only as typed (and an API key sent as a
 // query or body field is redacted like the API-key header).
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMcpHandler, createRequestStateCodec, inputRequired, McpServer } from '@modelcontextprotocol/server';
@@ -25,7 +24,7 @@ import { Keyring } from '../../../worker/view/keyring.js';
 import { capture } from '../../support/capture-builder.js';
 import { b64Json, jwsHs256, unix } from '../../support/tokens.js';
 import { serveHandler, toolCall, unreachableUrl, type Running } from '../console/servers.js';
-import { runCli, type CliRun } from '../../support/cli-process.js';
+import { buildCliIfStale, runCli, type CliRun } from '../../support/cli-process.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const random = (n: number) => [...randomBytes(n)].map((b) => ALNUM[b % ALNUM.length]).join('');
@@ -43,15 +42,6 @@ function leaks(...outputs: string[]): string[] {
   return NEEDLES.filter((n) => all.includes(n));
 }
 
-/** Newest mtime of the .ts files under `dir`. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : e.name.endsWith('.ts') ? statSync(p).mtimeMs : 0);
-  }
-  return t;
-}
 
 /** A server whose tokens are signed with KEY: vault_open asks for a PIN, then says `text`. */
 async function serveVault(text = 'The vault is open.'): Promise<Running> {
@@ -78,9 +68,7 @@ let recorded: string; // a real vault_open call, tokens signed with KEY
 let jws: string; // a builder capture whose token is an HS256 JWS under KEY
 let leaky: string; // an unprotected token whose payload holds KEY (positive control)
 beforeAll(async () => {
-  let built = 0;
-  try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
-  if (built < Math.max(newest('cli'), newest('worker'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
+  buildCliIfStale();
   dir = mkdtempSync(join(tmpdir(), 'mrtr-planted-'));
   vault = await serveVault();
   const stepper = createStepper({ send: fetchTransport({ timeoutMs: 20_000 }) });
