@@ -1,36 +1,15 @@
 // The whole pipeline over a capture at once: decode → era → thread → read tokens → lint,
 // by the same engine a live session keeps (engine/analysis-engine.ts). Used by the CLI.
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from './protocol.js';
-import type { HmacSha256Check, TokenKey } from './tokens/index.js';
-import type { Rule } from './lint/rule.js';
-import { AnalysisEngine } from './engine/analysis-engine.js';
+import type { TokenKey } from './tokens/index.js';
+import { AnalysisEngine, type EngineOptions } from './engine/analysis-engine.js';
 
-export interface AnalyzeOptions {
-  /** Keys tried on every token (see tokens/keys.ts for the accepted syntaxes). */
+/** The engine's options (engine/analysis-engine.ts), less `keysGiven` (worked out here),
+ *  plus what only a whole-capture run has. */
+export interface AnalyzeOptions extends Omit<EngineOptions, 'keysGiven'> {
+  /** Keys tried on every token (see tokens/keys.ts for the accepted syntaxes); `keysFor`
+   *  overrides it. */
   keys?: readonly TokenKey[];
-  /**
-   * Keys per server instead: given the URL of the exchange that issued a token (or sent
-   * it, when no answer in the capture issued it), the keys to try. A token whose server
-   * has no key reads as unverified (null), never as failing. Overrides `keys`.
-   */
-  keysFor?: (url: string) => readonly TokenKey[];
-  maxRounds?: number;
-  ttlBoundSeconds?: number;
-  /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
-  final?: boolean;
-  /** Rules to run; every shipped rule by default. */
-  rules?: readonly Rule[];
-  /**
-   * A synchronous HMAC-SHA256 check for sdk-hmac-v1 and mac-json tokens (see
-   * tokens/verify-hmac.ts): the CLI injects node:crypto's; without one, WebCrypto's.
-   */
-  hmac?: HmacSha256Check;
-  /**
-   * The caller hands the records over: once an exchange is decoded, its body texts are
-   * dropped from the record (decode/exchange.ts `releaseBodies`, which says why). For hosts
-   * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
-   */
-  releaseBodies?: boolean;
   /**
    * `decodeExchange(input[i])` for every i, made by the caller: the CLI decodes each record
    * as it is imported and drops its bodies at once, while they are young and cheap to

@@ -3,7 +3,7 @@
 // by id; it also imports, exports, filters and reads tokens, so the page never parses
 // traffic. The page reaches it through one `wrap<AnalysisApi>()` and `import type` only.
 //
-// Issue 6: this worker may die (an uncaught error, OOM) and be replaced by the page. All
+// Faults: this worker may die (an uncaught error, OOM) and be replaced by the page. All
 // it holds is rebuilt: sessions load lazily from storage, remembered keys from settings,
 // and what storage cannot give back (keys set for this visit only, exchanges storage
 // refused) the page sends again (`setKey`, `holdUnsaved`). `lifeline` lets the page see a

@@ -23,17 +23,30 @@ import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 
 export interface EngineOptions {
-  /** Keys per server: given the URL of the exchange that issued a token (else sent it). */
+  /**
+   * Keys per server: given the URL of the exchange that issued a token (or sent it, when no
+   * answer in the capture issued it), the keys to try. A token whose server has no key
+   * reads as unverified (null), never as failing.
+   */
   keysFor?: (url: string) => readonly TokenKey[];
   /** Whether any key was configured at all (lint's `keysGiven`); default: keysFor given. */
   keysGiven?: boolean;
   maxRounds?: number;
   ttlBoundSeconds?: number;
-  /** The capture has ended: waiting chains are `abandoned`. Default true. */
+  /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
   final?: boolean;
+  /** Rules to run; every shipped rule by default. */
   rules?: readonly Rule[];
+  /**
+   * A synchronous HMAC-SHA256 check for sdk-hmac-v1 and mac-json tokens (see
+   * tokens/verify-hmac.ts): the CLI injects node:crypto's; without one, WebCrypto's.
+   */
   hmac?: HmacSha256Check;
-  /** Drop body texts from records once decoded (the caller hands them over). */
+  /**
+   * The caller hands the records over: once an exchange is decoded, its body texts are
+   * dropped from the record (decode/exchange.ts `releaseBodies`, which says why). For hosts
+   * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
+   */
   releaseBodies?: boolean;
 }
 

@@ -2,11 +2,12 @@
 // tamper tests and session replay. Its sends go out through the page's fetch (registered
 // once as a comlink-proxied transport), so the service worker taps them like any traffic.
 //
-// Each send is stored once (issue 5). Every send carries a link (its record id, the session
-// it belongs in, what it re-enacts); the tap files it under that link and the transport says
-// so (`tapped`). `keep` then writes the Console's own copy only for sends the tap did not
-// store. Step-through, forks, edit-and-resend, tamper tests and the catalog go to the
-// capture session, as any traffic to a watched server; a replay to a session of its own.
+// Each send is stored once, never a second copy beside the tapped one. Every send carries a
+// link (its record id, the session it belongs in, what it re-enacts); the tap files it
+// under that link and the transport says so (`tapped`). `keep` then writes the Console's
+// own copy only for sends the tap did not store. Step-through, forks, edit-and-resend,
+// tamper tests and the catalog go to the capture session, as any traffic to a watched
+// server; a replay to a session of its own.
 //
 // Race, written down: the tap's record and ours share one id, so they can never be two.
 // The page's transport returns only after the tap's last write committed (`stored`), or

@@ -1,4 +1,4 @@
-// The facade's side of exchanges storage refused (issue 6, quota): the page holds them in
+// The facade's side of exchanges storage refused (the quota was full): the page holds them in
 // memory and hands them here, so they are listed, analysed and exported with their session
 // like stored ones until "Retry saving" writes them. The page is the keeper: this worker
 // can be restarted at any time, and the page sends its copies again.
