@@ -1,17 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import type { ExchangeRecord } from '../../worker/protocol.js';
+import { deltaPush, eventCount, recordPush, type PushStage } from '../../worker/capture/relay-push.js';
 
 const HEARTBEAT_MS = 15_000;
 
 /**
  * The open inspector pages, each holding `/relay/api/events` (text/event-stream). Every
- * event's data is one ExchangeRecord JSON; the same id arrives again as the exchange
- * progresses (request, response head, each event, end) and the later one replaces the
- * earlier. A page should open this stream before it drains `/relay/api/backlog`, so no
- * record falls between the two.
+ * event's data is one RelayPush JSON (worker/capture/relay-push.ts): the first time a page
+ * hears of an id it gets the record so far, whole; after that, only what is new for that
+ * page (events since its last push, the head, the final fields). A page should open this
+ * stream before it drains `/relay/api/backlog`, so no record falls between the two.
  */
 export class PageHub {
-  #pages = new Set<ServerResponse>();
+  /** Each page, with how many events of each open exchange it was sent (an id absent: nothing yet). */
+  #pages = new Map<ServerResponse, Map<string, number>>();
   #timer: NodeJS.Timeout | undefined;
   readonly #maxBuffer: number;
 
@@ -36,32 +38,48 @@ export class PageHub {
     // Headers and a first comment go out at once, so the page's EventSource fires `open`
     // and the page knows it is counted before it asks for the backlog.
     res.write('retry: 2000\n: connected\n\n');
-    this.#pages.add(res);
+    this.#pages.set(res, new Map());
     res.on('close', () => this.#drop(res));
-    this.#timer ??= setInterval(() => this.#broadcast(': ping\n\n'), HEARTBEAT_MS).unref();
+    this.#timer ??= setInterval(() => this.#broadcast(() => ': ping\n\n'), HEARTBEAT_MS).unref();
   }
 
   /**
-   * Sends a record to every page; returns how many took it. A page whose socket is gone is
-   * dropped and not counted, so the caller falls back to the capture file.
+   * Sends each page what is new in `record` at this stage; returns how many took it. A page
+   * whose socket is gone is dropped and not counted, so the caller falls back to the capture
+   * file. `whole`: the record was made elsewhere (a stdio wrap) and is always sent whole.
    */
-  push(record: ExchangeRecord): number {
+  push(record: ExchangeRecord, stage: PushStage, whole = false): number {
     if (this.#pages.size === 0) return 0;
-    // JSON never contains a raw newline, so one `data:` line carries the whole record.
-    return this.#broadcast(`data: ${JSON.stringify(record)}\n\n`);
+    const events = eventCount(record);
+    // Pages that hold the same count get the same frame: serialised once per push, not per page.
+    const frames = new Map<number, string>();
+    // JSON never contains a raw newline, so one `data:` line carries one message.
+    const frame = (sent: number | undefined) => {
+      const key = whole || sent === undefined ? -1 : sent;
+      let f = frames.get(key);
+      if (f === undefined) frames.set(key, (f = `data: ${JSON.stringify(key < 0 ? recordPush(record) : deltaPush(record, stage, key))}\n\n`));
+      return f;
+    };
+    return this.#broadcast((sent) => {
+      const f = frame(sent.get(record.id));
+      if (stage === 'end') sent.delete(record.id);
+      else sent.set(record.id, events);
+      return f;
+    });
   }
 
   /** Ends every page stream (server shutdown). */
   close(): void {
-    for (const res of this.#pages) res.end();
+    for (const res of this.#pages.keys()) res.end();
     this.#pages.clear();
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
 
-  #broadcast(frame: string): number {
+  // `frameFor` is asked once per live page, with what that page was sent so far.
+  #broadcast(frameFor: (sent: Map<string, number>) => string): number {
     let delivered = 0;
-    for (const res of this.#pages) {
+    for (const [res, sent] of this.#pages) {
       if (res.destroyed || res.writableEnded) {
         this.#drop(res);
         continue;
@@ -69,6 +87,7 @@ export class PageHub {
       // No backpressure wait here: one slow page must not stall the client's traffic. A
       // page that stops reading would grow our buffer without end, so past the bound it is
       // cut (its EventSource reconnects and drains the backlog, where the records went).
+      const frame = frameFor(sent);
       if (res.writableLength + frame.length > this.#maxBuffer) {
         res.destroy();
         this.#drop(res);

@@ -154,27 +154,27 @@ export function createRelay(opts: RelayOptions): Relay {
   // getting lines even after a page connects, because the page's backlog import of that
   // older line would otherwise replace the newer record it was pushed (last line wins).
   //
-  // Cost: each pushed snapshot is the whole record so far. Two bounds keep a long or hostile
-  // stream from costing O(n²): a record holds at most `maxRecorded` bytes of body, and a
-  // streaming exchange is pushed at most every PUSH_INTERVAL_MS (a burst of events goes out
-  // as one snapshot, the trailing one on a timer), and a page that stops reading is dropped
-  // by PageHub once its buffer passes its bound.
+  // Cost: a page gets an id's record so far once, then only what is new (PageHub), so the
+  // bytes pushed grow with the stream, not with its square. A record holds at most
+  // `maxRecorded` bytes of body; a streaming exchange is pushed at most every
+  // PUSH_INTERVAL_MS (a burst of events goes out as one push, the trailing one on a timer);
+  // a page that stops reading is dropped by PageHub once its buffer passes its bound.
   const active = new Set<ExchangeRecorder>();
   const lastPush = new Map<string, number>();
   const trailing = new Map<string, NodeJS.Timeout>();
-  const deliver = (record: ExchangeRecord, stage: RecordStage) => {
+  const deliver = (record: ExchangeRecord, stage: RecordStage, whole = false) => {
     if (stage === 'end') for (const r of active) if (r.record === record) active.delete(r);
     if (stage === 'event') {
       if (trailing.has(record.id)) return;
       const wait = (lastPush.get(record.id) ?? 0) + PUSH_INTERVAL_MS - Date.now();
       if (wait <= 0) {
         lastPush.set(record.id, Date.now());
-        pages.push(record);
+        pages.push(record, stage);
       } else {
         trailing.set(record.id, setTimeout(() => {
           trailing.delete(record.id);
           lastPush.set(record.id, Date.now());
-          pages.push(record);
+          pages.push(record, stage);
         }, wait).unref());
       }
       return;
@@ -183,7 +183,7 @@ export function createRelay(opts: RelayOptions): Relay {
     trailing.delete(record.id);
     if (stage === 'end') lastPush.delete(record.id);
     else lastPush.set(record.id, Date.now());
-    const pushed = pages.push(record) > 0;
+    const pushed = pages.push(record, stage, whole) > 0;
     if (!pushed || capture.has(record.id)) void capture.append(record);
   };
 
@@ -205,7 +205,7 @@ export function createRelay(opts: RelayOptions): Relay {
       record.session = session;
       const final = record.state !== 'pending' && record.state !== 'streaming';
       if (final) ingestedSeq.delete(record.id);
-      deliver(record, final ? 'end' : 'request');
+      deliver(record, final ? 'end' : 'request', true);
     },
     relayUrl: (req, targetId) => `${ownOrigin(req)}/relay/${token}/${encodeURIComponent(targetId)}`,
     route(req, targetId, query) {

@@ -16,6 +16,12 @@
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
 // which is what makes two open tabs merging the same push harmless too).
 //
+// Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
+// once, then only what is new. The page keeps each open exchange's record as the pushes
+// built it (`#live`) until it ends, and stores the whole record at each push, as before.
+// The relay counts a reconnected stream as a new page (whole records again), so `#live`
+// starts empty at every `open`.
+//
 // EventSource reconnects by itself after a drop (a dev-server restart; the service worker
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
 // meanwhile went to the file, so EVERY `open` drains again, one drain at a time.
@@ -30,6 +36,7 @@
 // refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved`,
 // web/lib/held-exchanges.svelte.ts): shown, exported, and written on "Retry saving".
 import { readJsonl } from '../../worker/capture/jsonl.js';
+import { applyPush } from '../../worker/capture/relay-push.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
@@ -62,6 +69,8 @@ export class RelayFeed {
   #source: EventSource | null = null;
   /** Newest copy per id not yet written; filled while a write is in flight. */
   #pending = new Map<string, ExchangeRecord>();
+  /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
+  #live = new Map<string, ExchangeRecord>();
   #writing: Promise<void> | null = null;
   /** Called with whether the next batch the write loop takes commits (see `#written`). */
   #waiters: ((stored: boolean) => void)[] = [];
@@ -73,7 +82,10 @@ export class RelayFeed {
   start(): void {
     const source = new EventSource(RELAY_EVENTS);
     this.#source = source;
-    source.onopen = () => this.#drain();
+    source.onopen = () => {
+      this.#live.clear();
+      this.#drain();
+    };
     source.onmessage = (e: MessageEvent<string>) => this.#take(e.data);
     // A CLOSED stream means no relay answered with an event stream (a static build served
     // without the dev server): there is nothing to feed, and direct capture still works.
@@ -86,13 +98,25 @@ export class RelayFeed {
     for (const w of this.#waiters.splice(0)) w(false);
     this.#source?.close();
     this.#source = null;
+    this.#live.clear();
     this.#channel.close();
     this.#store.close();
   }
 
-  // One pushed record: a single JSONL line, read by the shared reader (bad shapes skipped).
-  #take(line: string): void {
-    for (const r of readJsonl(line).exchanges) this.#queue(r);
+  // One push: the record so far or what is new, checked by the shared reader (bad shapes,
+  // unknown versions and deltas without their base are skipped).
+  #take(data: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const r = applyPush(message, (id) => this.#live.get(id));
+    if (!r) return;
+    if (r.state === 'pending' || r.state === 'streaming') this.#live.set(r.id, r);
+    else this.#live.delete(r.id);
+    this.#queue(r);
   }
 
   #drain(): void {

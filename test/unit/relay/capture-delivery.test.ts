@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CaptureFile } from '../../../server/relay/capture-file.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { eventually, openEvents, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
+import { eventually, openPage, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
 
 const jsonTarget = () => startUpstream((req, res) => {
   req.resume();
@@ -88,13 +88,13 @@ describe('where relay captures go', () => {
     const h = await startRelay();
     cleanup.push(() => upstream.close(), () => h.close());
     await putTargets(h, [{ id: 'local', url: upstream.url }]);
-    const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+    const page = await openPage(h);
     cleanup.push(async () => page.close());
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/event-stream/);
     await send(h.port, { method: 'POST', path: `/relay/${TOKEN}/local`, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
     const seen: ExchangeRecord[] = [];
-    while (seen.at(-1)?.state !== 'complete') seen.push(JSON.parse(await page.next()) as ExchangeRecord);
+    while (seen.at(-1)?.state !== 'complete') seen.push(await page.next());
     expect(seen.map((r) => r.state)).toEqual(['pending', 'streaming', 'complete']);
     expect(new Set(seen.map((r) => r.id)).size).toBe(1);
     expect(seen[2]).toMatchObject({ source: 'relay', response: { status: 200, body: '{"jsonrpc":"2.0","id":1,"result":{}}' } });
@@ -107,7 +107,7 @@ describe('where relay captures go', () => {
     const h = await startRelay();
     cleanup.push(() => upstream.close(), () => h.close());
     await putTargets(h, [{ id: 'local', url: upstream.url }]);
-    const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+    const page = await openPage(h);
     page.close();
     // Give the server a moment to see the socket close (until then a push would still count).
     await new Promise((r) => setTimeout(r, 100));

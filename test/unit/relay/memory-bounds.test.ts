@@ -6,7 +6,7 @@ import { createConnection } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { eventually, loadPage, openEvents, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
+import { eventually, loadPage, openPage, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
 
 const MiB = 1024 * 1024;
 
@@ -59,7 +59,7 @@ describe('relay memory bounds', () => {
     expect(rec.response!.truncated).toEqual({ recordedBytes: 100 * 1024, totalBytes: event.length * 2000 });
   });
 
-  it('pushes a burst of events to a page as a few snapshots, the last with every recorded event', async () => {
+  it('pushes a burst of events to a page as a few pushes, the record they build holding every recorded event', async () => {
     const h = await setup({}, (req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -71,12 +71,12 @@ describe('relay memory bounds', () => {
       };
       tick();
     });
-    const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+    const page = await openPage(h);
     started.push({ close: async () => page.close() });
     await send(h.port, { method: 'POST', path: `/relay/${TOKEN}/t`, body: '{}' });
     const snapshots: ExchangeRecord[] = [];
     for (;;) {
-      const rec = JSON.parse(await page.next(10_000)) as ExchangeRecord;
+      const rec = await page.next(10_000);
       snapshots.push(rec);
       if (rec.state === 'complete') break;
     }

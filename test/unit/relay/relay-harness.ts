@@ -10,6 +10,7 @@ import { createParser } from 'eventsource-parser';
 import { createDemoHandler } from '../../../server/demo/handler.js';
 import { createRelay, type Relay, type RelayOptions } from '../../../server/relay/relay.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
+import { applyPush } from '../../../worker/capture/relay-push.js';
 
 // The relay token every test uses (long enough to pass the relay's own check).
 export const TOKEN = 'test-token-0123456789abcdef';
@@ -151,6 +152,38 @@ export function openEvents(port: number, opts: { method?: string; path: string; 
     req.on('error', (err) => reject(err));
     req.end(opts.body);
   });
+}
+
+/** An inspector page's event stream, read as the page reads it: each push applied to the record so far. */
+export interface PageReader {
+  /** The record the next push leaves for its id (a push that cannot be applied fails the read). */
+  next(ms?: number): Promise<ExchangeRecord>;
+  pending(): number;
+  /** Bytes of push data received so far (the events' data, as the page's EventSource hands it over). */
+  bytes(): number;
+  close(): void;
+}
+
+// Opens /relay/api/events as the page does and rebuilds records with the page's own applyPush.
+export async function openPage(h: { port: number; origin: string }): Promise<PageReader & { status: number; headers: IncomingMessage['headers'] }> {
+  const raw = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+  const live = new Map<string, ExchangeRecord>();
+  let bytes = 0;
+  return {
+    status: raw.status,
+    headers: raw.headers,
+    pending: raw.pending,
+    bytes: () => bytes,
+    close: raw.close,
+    async next(ms) {
+      const data = await raw.next(ms);
+      bytes += Buffer.byteLength(data);
+      const rec = applyPush(JSON.parse(data), (id) => live.get(id));
+      if (!rec) throw new Error(`a push the page could not apply: ${data.slice(0, 200)}`);
+      live.set(rec.id, rec);
+      return rec;
+    },
+  };
 }
 
 /** An upstream server for the relay to forward to. */

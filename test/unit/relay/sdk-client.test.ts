@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { openEvents, parseJsonl, send, startRelay, type RelayHarness } from './relay-harness.js';
+import { openPage, parseJsonl, send, startRelay, type RelayHarness } from './relay-harness.js';
 
 const PEER = fileURLToPath(new URL('../../peers/relay-client.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -79,13 +79,13 @@ describe('an external SDK v2 client through the relay', () => {
 
   it('with a page open, pushes the same session over /relay/api/events as it happens and files nothing', async () => {
     h = await startRelay();
-    const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+    const page = await openPage(h);
     try {
       const run = await runClient(h.relayUrl('demo'));
       expect(run.code).toBe(0);
       const latest = new Map<string, ExchangeRecord>();
       while (page.pending() > 0 || [...latest.values()].filter((r) => r.state === 'complete').length < 5) {
-        const rec = JSON.parse(await page.next()) as ExchangeRecord;
+        const rec = await page.next();
         latest.set(rec.id, rec);
       }
       expectWizardSession([...latest.values()].sort((a, b) => a.seq - b.seq));

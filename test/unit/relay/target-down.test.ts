@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { eventually, openEvents, parseJsonl, putTargets, startRelay, startUpstream, TOKEN, type RelayHarness } from './relay-harness.js';
+import { eventually, openEvents, openPage, parseJsonl, putTargets, startRelay, startUpstream, TOKEN, type RelayHarness } from './relay-harness.js';
 
 const CALL = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}';
 
@@ -62,16 +62,16 @@ describe('the relay when its target goes down mid-stream', () => {
   it('with a page open, pushes the aborted record with the event received so far, and files nothing', async () => {
     const target = dyingTarget();
     const h = await setup(target.handler);
-    const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+    const page = await openPage(h);
     started.push({ close: async () => page.close() });
     const client = await openEvents(h.port, { method: 'POST', path: `/relay/${TOKEN}/dying`, headers: { 'content-type': 'application/json' }, body: CALL });
     await client.next();
 
     const pushed: ExchangeRecord[] = [];
-    while (pushed.at(-1)?.response?.events?.length !== 1) pushed.push(JSON.parse(await page.next()) as ExchangeRecord);
+    while (pushed.at(-1)?.response?.events?.length !== 1) pushed.push(await page.next());
     target.die();
     expect(await client.finished).toBe('cut');
-    while (pushed.at(-1)?.state !== 'aborted') pushed.push(JSON.parse(await page.next()) as ExchangeRecord);
+    while (pushed.at(-1)?.state !== 'aborted') pushed.push(await page.next());
 
     expect(new Set(pushed.map((r) => r.id)).size).toBe(1);
     expect(pushed.map((r) => r.state)).toEqual(['pending', 'streaming', 'streaming', 'aborted']);

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { decodeExchange } from '../../../worker/decode/exchange.js';
 import { buildCliIfStale, ECHO_SERVER, feed, startNode, wrapArgv } from '../../support/wrap-process.js';
-import { eventually, openEvents, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
+import { eventually, openPage, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
 
 beforeAll(buildCliIfStale, 120_000);
 
@@ -134,14 +134,14 @@ describe('mrtr-inspector wrap (tap mode)', () => {
 
     it('posts the exchanges to the relay, which pushes them live to an open page in its session', async () => {
       h = await startRelay();
-      const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
+      const page = await openPage(h);
       cleanup.push(async () => page.close());
       const w = startNode(wrapArgv(['--name', 'live', '--inspector', h.origin, '--token', TOKEN, '--capture', join(await tempDir(), 'unused.jsonl')], [process.execPath, ECHO_SERVER]));
       w.child.stdin.write(req(1, 'tools/list'));
       // Live: the record arrives while the wrap (and its client) are still running.
       const seen: ExchangeRecord[] = [];
       await eventually(async () => {
-        seen.push(JSON.parse(await page.next(5000)) as ExchangeRecord);
+        seen.push(await page.next(5000));
         return seen.some((r) => r.state === 'complete');
       });
       const done = seen.find((r) => r.state === 'complete')!;
