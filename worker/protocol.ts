@@ -258,6 +258,45 @@ export interface Round {
   answeredAt: number | null;
   /** Legacy server-initiated requests that belong to this round. */
   legacy?: LegacyInteraction[];
+  /** What the round is in a task's life (tasks extension), when it is part of one. */
+  task?: RoundTask;
+}
+
+/** The steps of a task's life (tasks extension) that a round can be. */
+export type TaskStep = 'create' | 'get' | 'update' | 'cancel';
+
+/** One `tasks/get` folded into an earlier round that showed the same thing. */
+export interface TaskPoll {
+  exchange: number;
+  message: number;
+  /** index of the answer among the exchange's `received` messages, or -1. */
+  answer: number;
+  requestId: JsonRpcId;
+  sentAt: number;
+  answeredAt: number | null;
+}
+
+/** A round's part in a task: the creating call, a poll, an update or a cancel. */
+export interface RoundTask {
+  step: TaskStep;
+  taskId: string;
+  /** The status the answer reported (the creating result and tasks/get), else null. */
+  status: string | null;
+  /** A tasks/get answer's `inputRequests`: key → method. */
+  requests?: Record<string, string>;
+  /** Later polls that showed the same status and the same outstanding requests, folded
+   *  into this round (in send order): the round stands for 1 + polls.length polls. */
+  polls?: TaskPoll[];
+}
+
+/** A conversation that holds a task (tasks extension). */
+export interface ConversationTask {
+  taskId: string;
+  /** Index of the round whose answer created the task; null when the capture has only
+   *  the task's polls, updates or cancels (it began after the task was created). */
+  created: number | null;
+  /** The latest status reported (by the creating result or a poll); null when none was. */
+  status: string | null;
 }
 
 /** One original request plus its retries. */
@@ -275,6 +314,8 @@ export interface Conversation {
   rounds: Round[];
   /** When this conversation re-presents a token of a conversation that already ended. */
   replayOf?: string;
+  /** The task this conversation holds, joined by taskId (tasks extension). */
+  task?: ConversationTask;
 }
 
 // ---------------------------------------------------------------------------------

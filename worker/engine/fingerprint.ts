@@ -4,7 +4,7 @@ import type { Conversation } from '../protocol.js';
 
 /** A conversation as one string; `stamp` gives the version of an exchange. */
 export function fingerprint(c: Conversation, stamp: (seq: number) => string): string {
-  let s = `${c.id}|${c.status}|${c.method}|${c.name}|${c.era}|${c.client}|${c.replayOf ?? ''}|`;
+  let s = `${c.id}|${c.status}|${c.method}|${c.name}|${c.era}|${c.client}|${c.replayOf ?? ''}|${c.task ? JSON.stringify(c.task) : ''}|`;
   for (const seq of c.exchanges) s += stamp(seq) + ';';
   for (const r of c.rounds) s += JSON.stringify(r) + ';';
   return s;

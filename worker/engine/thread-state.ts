@@ -13,6 +13,7 @@
 import type { Conversation, DecodedExchange, ExchangeRecord } from '../protocol.js';
 import { orderForThreading, Threader, type StateOrigin } from '../thread/threader.js';
 import { buildRound } from '../thread/round.js';
+import { createsTask } from '../thread/task-linker.js';
 
 /** What an exchange contributes to threading; equal strings thread identically. */
 export function threadSignature(record: ExchangeRecord, decoded: DecodedExchange): string {
@@ -139,8 +140,10 @@ export class ThreadState {
       const issued = new Set<string>();
       for (const o of placed) {
         const round = o.conversation.rounds[o.round];
-        if (round.outcome !== 'no-response' || round.stateIssued !== null || round.answeredAt !== null || round.legacy !== undefined) return null;
+        if (round.outcome !== 'no-response' || round.stateIssued !== null || round.answeredAt !== null || round.legacy !== undefined || round.task !== undefined) return null;
         const fresh = buildRound(now.record, now.decoded, round.message);
+        // A task's answer joins or folds rounds by what it says: only a re-thread files it.
+        if (createsTask(now.decoded, fresh)) return null;
         if (fresh.requestId !== round.requestId || fresh.sentAt !== round.sentAt || fresh.stateSent !== round.stateSent
           || JSON.stringify(fresh.inputResponses) !== JSON.stringify(round.inputResponses) || fresh.legacy !== undefined) return null;
         if (fresh.answeredAt !== null) answered = Math.min(answered, fresh.answeredAt);

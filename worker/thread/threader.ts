@@ -11,11 +11,14 @@
 // Hazard: feed exchanges in the order their requests were sent (`orderForThreading`).
 // Answers arrive later than requests, so "ended" and "open" are judged at the new
 // request's send time, not at the time of processing.
-import type { Conversation, ConversationStatus, DecodedExchange, ExchangeRecord, Round } from '../protocol.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, Round } from '../protocol.js';
 import { header } from '../decode/headers.js';
 import { MRTR_METHODS, requestMeta, targetName } from '../decode/meta.js';
 import { buildRound, canonicalArgs, canonicalJson } from './round.js';
 import { LegacyLinker } from './legacy.js';
+import { TaskLinker } from './task-linker.js';
+import { statusOf } from './status.js';
+import { TASK_METHODS } from '../decode/task.js';
 
 interface ChainInfo {
   /** method + name: chains that a retry could continue are looked up by this. */
@@ -110,6 +113,7 @@ export class Threader {
   private readonly issued = new Map<string, StateOrigin[]>();
   private readonly open = new Map<string, Set<Conversation>>();
   private readonly legacy = new LegacyLinker();
+  private readonly tasks = new TaskLinker();
 
   /** Threads every client message of one exchange. */
   add(record: ExchangeRecord, decoded: DecodedExchange): void {
@@ -197,6 +201,9 @@ export class Threader {
     const name = targetName(method, m.params);
     const shape = new CallShape(method, m.params);
     const key = `${method}\u0000${name ?? ''}`;
+    // A task's polls, updates and cancels join it by taskId; an unknown task's start a
+    // conversation of their own below.
+    if (m.kind === 'request' && TASK_METHODS.has(method) && this.tasks.join(record, decoded, round, method)) return;
 
     const isRetry = MRTR_METHODS.has(method) && m.kind === 'request' && (round.stateSent !== null || round.inputResponses !== null);
     let joined: Conversation | null = null;
@@ -255,6 +262,15 @@ export class Threader {
       }
     }
 
+    if (!joined && ambiguous.length === 0 && replayOf === undefined && isRetry) {
+      joined = this.tasks.retryTarget(key, round, (c) => this.sameCall(c, shape));
+      if (joined) {
+        round.link = 'match';
+        round.parent = joined.rounds.length - 1;
+        round.linkReason = `retries the call that created task ${JSON.stringify(joined.task?.taskId)} with inputResponses for the keys its latest poll asked for (task input goes through tasks/update)`;
+      }
+    }
+
     let conv: Conversation;
     if (joined) {
       conv = joined;
@@ -290,6 +306,7 @@ export class Threader {
       set.add(conv);
     }
     if (round.legacy) this.legacy.register(conv, ri, session);
+    this.tasks.adopt(conv, ri, key, record, decoded);
   }
 }
 
@@ -307,20 +324,6 @@ function compatible(a: CallShape, b: CallShape): boolean {
 function ascendingUnique(seqs: readonly number[]): number[] {
   for (let i = 1; i < seqs.length; i++) if (!(seqs[i - 1] < seqs[i])) return [...new Set(seqs)].sort((a, b) => a - b);
   return seqs.slice();
-}
-
-function statusOf(c: Conversation, final: boolean, states?: StatesBySeq): ConversationStatus {
-  const last = lastRound(c);
-  switch (last.outcome) {
-    case 'complete': return 'complete';
-    case 'error': return 'error';
-    case 'input_required': return final ? 'abandoned' : 'in-progress';
-    case 'no-response': {
-      const st = states?.get(last.exchange);
-      if (st === 'pending' || st === 'streaming') return 'in-progress';
-      return final || st === 'aborted' || st === 'failed' ? 'abandoned' : 'in-progress';
-    }
-  }
 }
 
 export type { StateOrigin };

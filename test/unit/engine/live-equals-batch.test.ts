@@ -15,11 +15,14 @@ import { ask, capture, reply } from '../../support/capture-builder.js';
 const TOKENS = ['tok-a', 'tok-b', 'tok-c'];
 const KEYS = ['k1', 'k2'];
 const step = fc.record({
-  method: fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'prompts/get', 'tools/list'),
+  method: fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'prompts/get', 'tools/list', 'tasks/get', 'tasks/get', 'tasks/update', 'tasks/cancel'),
   name: fc.constantFrom('a', 'b'),
   state: fc.option(fc.constantFrom(...TOKENS), { nil: undefined }),
   responses: fc.option(fc.dictionary(fc.constantFrom(...KEYS), fc.constantFrom(reply.accept({ f: 'v' }), reply.decline()), { maxKeys: 2 }), { nil: undefined }),
-  answer: fc.constantFrom('input', 'input', 'complete', 'error', 'none', 'garbage'),
+  answer: fc.constantFrom('input', 'input', 'complete', 'error', 'none', 'garbage', 'task'),
+  // Tasks: which task a call creates or a tasks/* request names, and what a poll reports.
+  task: fc.constantFrom('t1', 't2'),
+  status: fc.constantFrom('working', 'input_required', 'input_required', 'completed'),
   token: fc.option(fc.constantFrom(...TOKENS), { nil: undefined }),
   sse: fc.boolean(),
   gap: fc.integer({ min: 0, max: 3 }),
@@ -31,10 +34,15 @@ function build(steps: Step[]): ExchangeRecord[] {
   let t = 100;
   steps.forEach((s) => {
     t += s.gap;
-    const call = b.call(s.method, s.method === 'tools/list' ? {} : { name: s.name, arguments: { x: 1 } }, t);
-    if (s.state !== undefined) call.state(s.state);
-    if (s.responses !== undefined) call.responses(JSON.parse(JSON.stringify(s.responses)));
-    if (s.answer === 'input') call.inputRequired({ k1: ask.form('m', { f: { type: 'string' } }) }, s.token);
+    const tasks = s.method.startsWith('tasks/');
+    const call = b.call(s.method, s.method === 'tools/list' ? {} : tasks ? { taskId: s.task } : { name: s.name, arguments: { x: 1 } }, t);
+    if (s.state !== undefined && !tasks) call.state(s.state);
+    if (s.responses !== undefined && s.method !== 'tasks/get' && s.method !== 'tasks/cancel') call.responses(JSON.parse(JSON.stringify(s.responses)));
+    if (tasks && (s.answer === 'input' || s.answer === 'complete' || s.answer === 'task')) {
+      const asked = s.status === 'input_required' ? { inputRequests: s.responses === undefined ? { k1: ask.form('m', { f: { type: 'string' } }) } : { k2: ask.form('n', {}) } } : {};
+      call.result(s.method === 'tasks/get' ? { resultType: s.answer === 'task' ? 'task' : 'complete', taskId: s.task, status: s.status, ...asked } : { resultType: 'complete' });
+    } else if (s.answer === 'task') call.result({ resultType: 'task', taskId: s.task, status: 'working' });
+    else if (s.answer === 'input') call.inputRequired({ k1: ask.form('m', { f: { type: 'string' } }) }, s.token);
     else if (s.answer === 'complete') call.complete();
     else if (s.answer === 'error') call.error(-32602, 'bad', { status: 400 });
     else if (s.answer === 'none') call.noResponse();
@@ -116,9 +124,9 @@ describe('the live engine', () => {
 
   it('files a live answer to a pending retry in place, without re-threading, and agrees with the batch', async () => {
     const records = build([
-      { method: 'tools/call', name: 'a', state: undefined, responses: undefined, answer: 'input', token: 'tok-a', sse: false, gap: 0 },
-      { method: 'tools/call', name: 'b', state: undefined, responses: undefined, answer: 'complete', token: undefined, sse: false, gap: 1 },
-      { method: 'tools/call', name: 'a', state: 'tok-a', responses: { k1: reply.accept({ f: 'v' }) }, answer: 'input', token: 'tok-b', sse: true, gap: 1 },
+      { method: 'tools/call', name: 'a', state: undefined, responses: undefined, answer: 'input', token: 'tok-a', sse: false, gap: 0, task: 't1', status: 'working' },
+      { method: 'tools/call', name: 'b', state: undefined, responses: undefined, answer: 'complete', token: undefined, sse: false, gap: 1, task: 't1', status: 'working' },
+      { method: 'tools/call', name: 'a', state: 'tok-a', responses: { k1: reply.accept({ f: 'v' }) }, answer: 'input', token: 'tok-b', sse: true, gap: 1, task: 't1', status: 'working' },
     ]);
     const engine = new AnalysisEngine({ final: false });
     engine.put(records.slice(0, 2));

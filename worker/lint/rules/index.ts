@@ -56,6 +56,17 @@ import { httpSessionId } from './http/session-id.js';
 import { elicitSecretField } from './elicit/secret-field.js';
 import { legacySessionHeaderMissing } from './legacy/session-header-missing.js';
 import { legacyResponseNot202 } from './legacy/response-not-202.js';
+import { tasksUndeclared } from './tasks/undeclared.js';
+import { tasksMethod } from './tasks/method.js';
+import { tasksResultType } from './tasks/result-type.js';
+import { tasksInputIncomplete } from './tasks/input-incomplete.js';
+import { tasksKeyReused } from './tasks/key-reused.js';
+import { tasksUpdateNotOutstanding } from './tasks/update-not-outstanding.js';
+import { tasksInputByRetry } from './tasks/input-by-retry.js';
+import { tasksNameHeader } from './tasks/name-header.js';
+import { tasksStatusAfterTerminal } from './tasks/status-after-terminal.js';
+import { tasksUnknownTaskCode } from './tasks/unknown-task-code.js';
+import { tasksPollTooFast } from './tasks/poll-too-fast.js';
 
 /** Tier 1 (the first release). */
 export const TIER1_RULES: readonly Rule[] = [
@@ -71,6 +82,8 @@ export const TIER1_RULES: readonly Rule[] = [
   httpMismatchAccepted, httpContentType,
   elicitRequestShape, elicitResultShape, elicitContentSchema,
   samplingRequestShape, samplingResultShape, rootsResultShape,
+  tasksUndeclared, tasksMethod, tasksResultType, tasksInputIncomplete, tasksKeyReused,
+  tasksUpdateNotOutstanding, tasksInputByRetry, tasksNameHeader, tasksStatusAfterTerminal,
 ];
 
 /** Tier 2. */
@@ -79,6 +92,7 @@ export const TIER2_RULES: readonly Rule[] = [
   stateNoPrincipalBinding, stateReplayed, resultTypeInInputResponse,
   metaCapabilityErrorShape, metaRemovedMethod, metaLegacyErrorCode, httpSessionId,
   elicitSecretField, legacySessionHeaderMissing, legacyResponseNot202,
+  tasksUnknownTaskCode, tasksPollTooFast,
 ];
 
 /** Every rule the engine runs, tier 1 first. */

@@ -91,6 +91,14 @@ export function roundLabel(i: number): string {
   return `round ${i + 1}`;
 }
 
+/** How many of a conversation's rounds are its MRTR chain: all of them, or for a task
+ *  up to the round that created it (none when the capture shows only the task's polls).
+ *  MRTR rules compare rounds of one request; a task's polls and updates are not retries. */
+export function mrtrRoundCount(c: Conversation): number {
+  if (c.task === undefined) return c.rounds.length;
+  return c.task.created === null ? 0 : c.task.created + 1;
+}
+
 /** A retry and the round it retries. */
 export interface RetryPair {
   prev: Round;

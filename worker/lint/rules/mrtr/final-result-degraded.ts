@@ -13,7 +13,7 @@ export const finalResultDegraded: ConversationRule = {
   title: 'final MRTR result lacks structuredContent though the tool declares an outputSchema',
   scope: 'conversation',
   check(c, ctx, report) {
-    if (c.method !== 'tools/call' || c.name === null || c.rounds.length < 2) return;
+    if (c.method !== 'tools/call' || c.name === null || c.rounds.length < 2 || c.task !== undefined) return;
     const i = c.rounds.length - 1;
     const last = c.rounds[i];
     const answer = ctx.answer(last);

@@ -1,7 +1,7 @@
 // A retry repeats the original request; a changed target or arguments is suspicious.
 import type { ConversationRule } from '../../rule.js';
 import { own, targetName } from '../../../decode/meta.js';
-import { canonical, clip, roundLabel, sameCanonical, show } from '../support.js';
+import { canonical, clip, mrtrRoundCount, roundLabel, sameCanonical, show } from '../support.js';
 
 /**
  * mrtr:37, 215. Each retry is compared with the round before it (not with round 1), so a
@@ -15,7 +15,7 @@ export const retryChangedRequest: ConversationRule = {
   title: 'retry changes the method, name/uri or arguments',
   scope: 'conversation',
   check(c, ctx, report) {
-    for (let i = 1; i < c.rounds.length; i++) {
+    for (let i = 1; i < mrtrRoundCount(c); i++) {
       const round = c.rounds[i];
       if (round.link === 'ambiguous') continue;
       const before = ctx.request(c.rounds[i - 1]);

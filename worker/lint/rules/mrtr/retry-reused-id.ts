@@ -1,6 +1,6 @@
 // Each round is a new request and needs a new JSON-RPC id.
 import type { ConversationRule } from '../../rule.js';
-import { roundLabel, sameRpcId, show } from '../support.js';
+import { mrtrRoundCount, roundLabel, sameRpcId, show } from '../support.js';
 
 /** mrtr:256, tools:234. Compared with every earlier round of the chain; ids compare by
  *  type and value ("1" and 1 differ). Ambiguous rounds are skipped (their chain is a guess). */
@@ -12,7 +12,7 @@ export const retryReusedId: ConversationRule = {
   title: 'retry reuses the JSON-RPC id of an earlier round',
   scope: 'conversation',
   check(c, _ctx, report) {
-    for (let i = 1; i < c.rounds.length; i++) {
+    for (let i = 1; i < mrtrRoundCount(c); i++) {
       const round = c.rounds[i];
       if (round.link === 'ambiguous' || round.requestId === null) continue;
       const earlier = c.rounds.slice(0, i).findIndex((r) => sameRpcId(r.requestId, round.requestId));

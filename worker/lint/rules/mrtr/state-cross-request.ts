@@ -20,7 +20,7 @@ export const stateCrossRequest: ConversationRule = {
   scope: 'conversation',
   check(c, ctx, report) {
     const first = c.rounds[0];
-    if (!first || first.link !== null) return;
+    if (!first || first.link !== null || first.task !== undefined) return;
     const req = ctx.request(first);
     if (first.stateSent !== null) {
       const args = own(req?.params, 'arguments') ?? {};

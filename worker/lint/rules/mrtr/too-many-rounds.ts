@@ -1,6 +1,6 @@
 // A very long chain is likely a server asking the same thing in a loop.
 import type { ConversationRule } from '../../rule.js';
-import { describe } from '../support.js';
+import { describe, mrtrRoundCount } from '../support.js';
 
 /** mrtr:247. Reported once, at the first round past the configured limit. */
 export const tooManyRounds: ConversationRule = {
@@ -12,11 +12,12 @@ export const tooManyRounds: ConversationRule = {
   scope: 'conversation',
   check(c, ctx, report) {
     const limit = ctx.options.maxRounds;
-    if (!(limit >= 1) || c.rounds.length <= limit) return;
+    const rounds = mrtrRoundCount(c);
+    if (!(limit >= 1) || rounds <= limit) return;
     const over = c.rounds[limit];
     report({
       exchange: over.exchange,
-      message: `${describe(ctx.request(c.rounds[0]))} took ${c.rounds.length} rounds, more than the limit of ${limit}; check that the server is not asking for the same input in a loop (the limit is set with maxRounds)`,
+      message: `${describe(ctx.request(c.rounds[0]))} took ${rounds} rounds, more than the limit of ${limit}; check that the server is not asking for the same input in a loop (the limit is set with maxRounds)`,
     });
   },
 };

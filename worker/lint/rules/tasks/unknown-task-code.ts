@@ -1,0 +1,26 @@
+// tasks/get for an unknown taskId is answered -32602.
+import type { ConversationRule } from '../../rule.js';
+import { show } from '../support.js';
+import { ledgerOf } from '../support-task.js';
+
+/** tasks:789-799. "Unknown" as far as the capture shows: the task was not created in it
+ *  and the server never answered a poll of it with a result (a heuristic, hence tier 2). */
+export const tasksUnknownTaskCode: ConversationRule = {
+  id: 'tasks/unknown-task-code',
+  tier: 2,
+  severity: 'error',
+  clause: 'tasks:789-799',
+  title: 'tasks/get for an unknown taskId is answered with a code other than -32602',
+  scope: 'conversation',
+  check(c, ctx, report) {
+    if (c.task === undefined || c.task.created !== null) return;
+    const events = ledgerOf(c, ctx).events;
+    if (events.some((e) => e.kind === 'poll' && e.resultType !== null)) return;
+    const bad = events.find((e) => e.kind === 'poll' && e.error !== null && e.error.code !== -32602);
+    if (bad === undefined || bad.error === null) return;
+    report({
+      exchange: bad.exchange,
+      message: `tasks/get for task ${show(c.task.taskId)}, which the server never showed it knows, was answered with error ${bad.error.code} (${show(bad.error.message)}); an unknown taskId must be answered -32602 (invalid params)`,
+    });
+  },
+};
