@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { createSignedStateStore, createUnsignedStateStore, type SpentTokens } from './state.js';
 import { registerConfirmAction, registerListWorkspace, registerOpenDashboard, registerSummarize, type DemoToolDeps } from './tools-input.js';
-import { registerBusy, registerSetupWizard, registerSlowReport } from './tools-rounds.js';
+import { registerBusy, registerResearchReport, registerSetupWizard, registerSlowReport } from './tools-rounds.js';
+import { TASKS_EXTENSION } from './task-front.js';
 import { registerReviewPrompt, registerSecretNote } from './prompt-resource.js';
 
 // Server name the demo reports in server/discover and initialize.
@@ -11,7 +12,8 @@ export const DEMO_SERVER_INFO = { name: 'mrtr-inspector-demo', version: '0.1.0' 
 export function createDemoServer(opts: { misbehave: boolean; spent?: SpentTokens }): McpServer {
   const store = opts.misbehave ? createUnsignedStateStore() : createSignedStateStore(opts.spent);
   const server = new McpServer(DEMO_SERVER_INFO, {
-    capabilities: { logging: {} },
+    // The tasks extension is served in front of the SDK (task-front.ts); discover says so.
+    capabilities: { logging: {}, extensions: { [TASKS_EXTENSION]: {} } },
     // The misbehaving server verifies nothing; its handlers decode the raw string.
     ...(store.verify ? { requestState: { verify: store.verify } } : {}),
   });
@@ -23,6 +25,7 @@ export function createDemoServer(opts: { misbehave: boolean; spent?: SpentTokens
   registerSetupWizard(server, deps);
   registerBusy(server, deps);
   registerSlowReport(server);
+  registerResearchReport(server);
   registerReviewPrompt(server, deps);
   registerSecretNote(server, deps);
   return server;

@@ -2,6 +2,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createDemoServer } from './demo-server.js';
 import { SpentTokens } from './state.js';
 import { wantsMisbehave, widenDeclaredCapabilities, withSessionHeader } from './misbehave.js';
+import { serveTask, TaskTable } from './task-front.js';
 
 // Options for the embedded demo; misbehave can also be switched on per request with ?misbehave=1.
 export interface DemoHandlerOptions {
@@ -26,10 +27,14 @@ export function createDemoHandler(opts: DemoHandlerOptions = {}): DemoHandler {
     { responseMode: 'auto', keepAliveMs: 0 },
   );
   const sessionId = `demo-${crypto.randomUUID()}`;
+  // Tasks outlive requests, like spent tokens; the task tool and tasks/* are served in front.
+  const tasks = new TaskTable();
   return {
     async fetch(req) {
-      if (!(opts.misbehave === true || wantsMisbehave(req))) return mcp.fetch(req);
-      const res = await mcp.fetch(await widenDeclaredCapabilities(req));
+      const misbehave = opts.misbehave === true || wantsMisbehave(req);
+      const task = await serveTask(req, tasks, misbehave);
+      if (!misbehave) return task ?? mcp.fetch(req);
+      const res = task ?? (await mcp.fetch(await widenDeclaredCapabilities(req)));
       return withSessionHeader(res, req.headers.get('mcp-session-id') ?? sessionId);
     },
     close: () => mcp.close(),

@@ -8,6 +8,8 @@ import {
   type McpServer,
 } from '@modelcontextprotocol/server';
 import { stateFor, text, missingAnswer, type DemoToolDeps } from './tools-input.js';
+import { TASK_TOOL } from './task-lifecycle.js';
+import { TASKS_EXTENSION } from './task-front.js';
 
 type ToolReply = CallToolResult | InputRequiredResult;
 
@@ -94,4 +96,12 @@ export function registerSlowReport(server: McpServer): void {
     }
     return text(`Report ready: ${steps} steps.`);
   });
+}
+
+// research_report: listed here so tools/list shows it, but served by task-front.ts, which
+// answers its tools/call with a task when the call declares the tasks extension and with
+// -32021 when it does not. This handler is reached only if that front is bypassed.
+export function registerResearchReport(server: McpServer): void {
+  server.registerTool(TASK_TOOL, { description: 'Runs as a task (tasks extension): asks a form question, then a sampling question, while it runs' }, async (): Promise<CallToolResult> =>
+    ({ ...text(`${TASK_TOOL} runs only as a task: declare the ${TASKS_EXTENSION} extension.`), isError: true }));
 }

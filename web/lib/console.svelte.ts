@@ -2,7 +2,7 @@
 // toggles, clientInfo), the server's catalog, the call being built, and the step-through
 // view. Every answer from the worker is replaced wholesale ($state.raw); nothing here
 // reads traffic: the worker builds requests, forms and previews.
-import type { CallSpec, ClientSetup, FieldValue, FormModel, QuestionView, ServerCatalog, StepView } from '../../worker/facade.js';
+import type { CallSpec, ClientSetup, FieldValue, FormModel, QuestionView, ServerCatalog, StepView, TaskView } from '../../worker/facade.js';
 import type { ConsoleHost } from './console-host.js';
 
 /** Validates an elicitation form in the worker; with no errors, the ElicitResult to send. */
@@ -27,6 +27,7 @@ export class ConsoleState {
   #argErrors = $state.raw<Record<string, string>>({});
   #step = $state.raw<StepView | null>(null);
   #fork = $state.raw<{ round: number; questions: QuestionView[]; answers: Record<string, Record<string, unknown>> } | null>(null);
+  #task = $state.raw<TaskView | null>(null);
   #busy = $state<string | null>(null);
   readonly #host: ConsoleHost;
 
@@ -47,6 +48,8 @@ export class ConsoleState {
   get step(): StepView | null { return this.#step; }
   get fork(): { round: number; questions: QuestionView[]; answers: Record<string, Record<string, unknown>> } | null { return this.#fork; }
   get busy(): string | null { return this.#busy; }
+  /** The task the Console drives (tasks extension), if one was started. */
+  get task(): TaskView | null { return this.#task; }
   /** Auto mode (kept by the worker across calls). */
   get auto(): boolean { return this.#step?.auto ?? false; }
   get tool() { const t = this.#target; return t?.method === 'tools/call' ? this.#catalog?.tools.find((x) => x.name === t.name) ?? null : null; }
@@ -89,17 +92,46 @@ export class ConsoleState {
 
   /** Starts the call; it pauses at each input_required. */
   async start(): Promise<void> {
+    await this.#call('calling', async (api, spec) => {
+      this.#fork = null;
+      this.#step = await api.consoleStart(spec);
+    });
+  }
+
+  /** Calls the tool as a task (the tasks extension declared in this request's clientCapabilities). */
+  async startTask(): Promise<void> {
+    await this.#call('calling as a task', async (api, spec) => { this.#task = await api.consoleTaskStart(spec); });
+  }
+  /** One poll, or polls until the task asks for input or ends. */
+  taskPoll(untilSettled: boolean): Promise<void> {
+    return this.#run('polling', async (api) => { this.#task = await api.consoleTaskPoll(untilSettled); });
+  }
+  taskAnswer(key: string, response: Record<string, unknown>): Promise<void> {
+    return this.#run(null, async (api) => { this.#task = await api.consoleTaskAnswer(key, response); });
+  }
+  /** Sends the answers given so far in one tasks/update. */
+  taskSubmit(): Promise<void> {
+    return this.#run('updating', async (api) => { this.#task = await api.consoleTaskSubmit(); });
+  }
+  taskCancel(): Promise<void> {
+    return this.#run('cancelling', async (api) => { this.#task = await api.consoleTaskCancel(); });
+  }
+  taskKeyTest(kind: 'twice' | 'unknown' | 'reuse'): Promise<void> {
+    return this.#run('key test', async (api) => { this.#task = await api.consoleTaskKeyTest(kind); });
+  }
+
+  // The call as the form and target stand: shared by a plain call and a call as a task.
+  async #call(label: string, go: (api: NonNullable<Awaited<ReturnType<ConsoleHost['api']>>>, spec: CallSpec) => Promise<void>): Promise<void> {
     const t = this.#target;
     const endpoint = this.#endpoint;
     if (!t || !endpoint) { this.#host.say('Connect to a server and pick a tool, prompt or resource first.'); return; }
-    await this.#run('calling', async (api) => {
+    await this.#run(label, async (api) => {
       const args = await this.#arguments(api);
       if (args === null) return;
       const params: Record<string, unknown> = t.method === 'resources/read' ? { uri: t.uri } : { name: t.name, arguments: args };
       const tool = this.tool;
       const spec: CallSpec = { url: endpoint, method: t.method, params, setup: $state.snapshot(this.#setup), ...(tool?.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}) };
-      this.#fork = null;
-      this.#step = await api.consoleStart(spec);
+      await go(api, spec);
     });
   }
 

@@ -29,3 +29,7 @@ export { foreignTokenFor, tamperSubjectFromRecords, tamperSubjectFromStep } from
 export { planReplay, runReplay, type ReplayItem, type ReplayOptions, type ReplayOutcome, type ReplayPlan, type ReplayRun, type ReplaySkip } from './replay.js';
 export { checkIgnoreList, diffResults, parsePath, pathText, DEFAULT_IGNORE, type DiffOptions, type JsonChange } from './result-diff.js';
 export { replayFailed, replayJson, replayJunit, replayText } from './replay-report.js';
+// Tasks (io.modelcontextprotocol/tasks): call as a task, poll, answer through tasks/update, cancel, key tests.
+export { buildTaskRequest, isTerminalStatus, readTask, withTasksExtension, TASKS_EXTENSION, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
+export { createTaskDriver, DEFAULT_POLL_INTERVAL_MS, type TaskDriver, type TaskDriverOptions, type TaskDriverState, type TaskSend } from './task-driver.js';
+export { KEY_TEST_LABELS, runKeyTest, type KeyTestKind, type KeyTestOutcome } from './task-key-tests.js';

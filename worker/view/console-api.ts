@@ -24,8 +24,9 @@ import {
 } from '../console/index.js';
 import { loadCatalog } from './console-catalog.js';
 import { checkForm, ConsoleStep } from './console-step.js';
+import { ConsoleTask } from './console-task.js';
 import { checkDraft, ConsoleTamper, replaySession, resend, resendDraft, sentResponses } from './console-runs.js';
-import type { CallSpec, ClientSetup, ReplayView, ServerCatalog, StepView, TamperView } from './console-types.js';
+import type { CallSpec, ClientSetup, ReplayView, ServerCatalog, StepView, TamperView, TaskView } from './console-types.js';
 import { listOf, SessionModel } from './session-model.js';
 import type { Answer } from './types.js';
 
@@ -88,6 +89,7 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
 
   const step = new ConsoleStep(keep);
   const tamper = new ConsoleTamper(keep);
+  const task = new ConsoleTask(keep);
   let consoleIds = 0;
 
   return {
@@ -115,6 +117,15 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
     consoleFork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> { return step.fork(round, answers); },
     consoleForkQuestions(round: number) { return step.forkQuestions(round); },
     consoleAuto(on: boolean): Promise<StepView> { return step.setAuto(on); },
+    /** Calls a tool as a task (tasks extension declared); then poll, answer, submit, cancel, key tests. */
+    consoleTaskStart(spec: CallSpec): Promise<TaskView> { return task.start(spec, send, ++consoleIds * 1000); },
+    /** One tasks/get (no sooner than pollIntervalMs after the last), or polls until the task asks or ends. */
+    consoleTaskPoll(untilSettled: boolean): Promise<TaskView> { return task.poll(untilSettled); },
+    consoleTaskAnswer(key: string, response: Record<string, unknown>): Promise<TaskView> { return task.answer(key, response); },
+    consoleTaskSubmit(): Promise<TaskView> { return task.submit(); },
+    consoleTaskCancel(): Promise<TaskView> { return task.cancel(); },
+    consoleTaskKeyTest(kind: 'twice' | 'unknown' | 'reuse'): Promise<TaskView> { return task.keyTest(kind); },
+    consoleTaskView(): TaskView { return task.view(); },
     /** Validates an elicitation form; with no errors, the ElicitResult to send. */
     consoleCheckForm(form: FormModel, values: Record<string, FieldValue>) { return checkForm(form, values); },
 

@@ -156,3 +156,30 @@ export interface ResendView {
   derivedFrom: string;
   session: string;
 }
+
+/** A task the Console drives (tasks extension), after every command. */
+export interface TaskView {
+  phase: 'idle' | 'sending' | 'running' | 'done' | 'not-task';
+  url: string;
+  taskId: string | null;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | null;
+  statusMessage?: string;
+  pollIntervalMs: number | null;
+  /** Status changes in order, each with the polls that reported it. */
+  timeline: { status: string; polls: number }[];
+  polls: number;
+  /** Outstanding requests, as question cards (an answer given but not sent yet is on the card). */
+  questions: QuestionView[];
+  /** Keys with an answer waiting for Submit. */
+  staged: string[];
+  /** Keys answered over the task's lifetime, with the answer sent (JSON). */
+  answered: { key: string; answer: string }[];
+  /** Keys the server re-issued for a different request after their answer was delivered. */
+  reusedKeys: string[];
+  result?: string;
+  error?: string;
+  sends: { kind: string; id: string | number | null; method: string; summary: string; recordId: string }[];
+  keyTests: { kind: 'twice' | 'unknown' | 'reuse'; label: string; key: string; verdict: string; detail: string; sent?: Record<string, unknown> }[];
+  message?: string;
+  session: string | null;
+}

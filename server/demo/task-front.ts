@@ -1,0 +1,93 @@
+// The tasks extension in front of the SDK handler. @modelcontextprotocol/server 2.4.0 has
+// no server side for 2026-07-28 tasks (it only checks Mcp-Name on tasks/*), and
+// @modelcontextprotocol/ext-tasks 0.2.2 ships a client and a 2025-11-25 receiver only, so
+// the demo serves tasks/get, tasks/update, tasks/cancel and the task tool's tools/call
+// itself, and passes every other request through to the SDK.
+//
+// Hazard: the task table outlives requests (the SDK builds a server per request), so it
+// belongs to the handler, is bounded, and drops its oldest task first.
+import { cancelTask, createTask, isTerminal, pollTask, taskFields, updateTask, TASK_TOOL, type DemoTask } from './task-lifecycle.js';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const CAPS_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const MAX_TASKS = 500;
+
+type Json = Record<string, unknown>;
+type RpcId = string | number | null;
+
+/** The tasks the demo is running, by id. */
+export class TaskTable {
+  readonly #tasks = new Map<string, DemoTask>();
+  add(t: DemoTask): void {
+    this.#tasks.set(t.taskId, t);
+    if (this.#tasks.size > MAX_TASKS) this.#tasks.delete(this.#tasks.keys().next().value as string);
+  }
+  get(id: string): DemoTask | undefined {
+    return this.#tasks.get(id);
+  }
+}
+
+function obj(v: unknown): Json | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+/** Whether a request's own envelope declares the tasks extension (tasks:23-63). */
+export function declaresTasks(params: Json | undefined): boolean {
+  const caps = obj(obj(params?._meta)?.[CAPS_KEY]);
+  return obj(caps?.extensions)?.[TASKS_EXTENSION] !== undefined;
+}
+
+function reply(id: RpcId, body: { result: Json } | { error: { code: number; message: string; data?: unknown } }, status = 200): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...body }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+const invalid = (id: RpcId, message: string) => reply(id, { error: { code: -32602, message } });
+
+/**
+ * Answers a task request, or undefined to let the SDK handler serve it. `misbehave`
+ * switches on the rule breaks (see task-lifecycle.ts) and skips the header checks.
+ */
+export async function serveTask(req: Request, table: TaskTable, misbehave: boolean, now: () => Date = () => new Date()): Promise<Response | undefined> {
+  if (req.method !== 'POST') return undefined;
+  let msg: Json | undefined;
+  try {
+    msg = obj(JSON.parse(await req.clone().text()));
+  } catch {
+    return undefined;
+  }
+  const method = msg?.method;
+  const params = obj(msg?.params);
+  const id = (msg?.id ?? null) as RpcId;
+  const isTaskMethod = method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel';
+  const isTaskCall = method === 'tools/call' && params?.name === TASK_TOOL;
+  if (!msg || msg.id === undefined || (!isTaskMethod && !isTaskCall)) return undefined;
+
+  if (!declaresTasks(params)) {
+    const message = isTaskCall ? `Tool '${TASK_TOOL}' runs only as a task: declare the ${TASKS_EXTENSION} extension in clientCapabilities` : `${String(method)} needs the ${TASKS_EXTENSION} extension declared in clientCapabilities`;
+    return reply(id, { error: { code: -32021, message, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } } }, 400);
+  }
+  if (isTaskCall) {
+    const t = createTask(`task-${crypto.randomUUID()}`, misbehave, now());
+    table.add(t);
+    return reply(id, { result: { resultType: 'task', ...taskFields(t) } });
+  }
+
+  const taskId = params?.taskId;
+  // As the SDK's header rung does for the methods it knows: Mcp-Name mirrors params.taskId.
+  if (!misbehave && typeof taskId === 'string' && req.headers.get('mcp-name') !== taskId) {
+    return reply(id, { error: { code: -32020, message: 'Bad Request: the request headers and body disagree: Mcp-Name must equal params.taskId', data: { mismatch: 'Mcp-Name' } } }, 400);
+  }
+  const t = typeof taskId === 'string' ? table.get(taskId) : undefined;
+  if (!t) return invalid(id, `Unknown taskId: ${JSON.stringify(taskId ?? null)}`);
+  if (method === 'tasks/get') {
+    return reply(id, { result: { ...pollTask(t, now()), resultType: t.misbehave ? 'task' : 'complete' } });
+  }
+  if (method === 'tasks/update') {
+    const responses = obj(params?.inputResponses);
+    if (!responses) return invalid(id, 'tasks/update needs inputResponses (an object keyed like inputRequests)');
+    updateTask(t, responses, now());
+    return reply(id, { result: { resultType: 'complete' } });
+  }
+  if (!isTerminal(t.status)) cancelTask(t, now());
+  return reply(id, { result: { resultType: 'complete' } });
+}

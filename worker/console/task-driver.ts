@@ -1,0 +1,218 @@
+// Driving one task of the tasks extension from the Console: call a tool as a task, poll
+// tasks/get no faster than the task's pollIntervalMs, answer outstanding input requests
+// through tasks/update, cancel, and the key tests. A pure state machine over an injected
+// transport, clock and sleep, so the page, the CLI and the tests drive it the same way.
+//
+// Keys are tracked over the task's lifetime (tasks:348-350): a key whose answer was
+// delivered and that a later poll shows with the same request is the server not having
+// caught up (eventually consistent), so it is not asked again; shown with a different
+// request, it is a re-used key, flagged and asked again so the task can still be driven.
+import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
+import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
+import { toHttp } from './request.js';
+import { buildTaskRequest, isTerminalStatus, readTask, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
+import type { BuiltRequest, ConsoleRequest, InputRequest, RoundReading, Transport } from './types.js';
+import { runKeyTest, type KeyTestKind, type KeyTestOutcome } from './task-key-tests.js';
+
+/** Polling interval when the task names none. */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+/** One request the driver sent and what came back. */
+export interface TaskSend {
+  kind: 'call' | 'get' | 'update' | 'cancel' | 'key-test';
+  id: JsonRpcId;
+  request: ConsoleRequest;
+  reading: RoundReading;
+  record: ExchangeRecord;
+}
+
+/** Where the task stands, as the Console shows it (plain data; a new object after every change). */
+export interface TaskDriverState {
+  /** `running`: a task exists and is not terminal; `done`: terminal; `not-task`: the call did not create one. */
+  phase: 'idle' | 'sending' | 'running' | 'done' | 'not-task';
+  taskId: string | null;
+  status: TaskStatus | null;
+  statusMessage?: string;
+  pollIntervalMs: number | null;
+  /** Status changes in order, each with the polls that reported it. */
+  timeline: { status: TaskStatus; polls: number }[];
+  polls: number;
+  /** Requests the task is waiting for that the Console has not answered. */
+  outstanding: Record<string, InputRequest>;
+  /** Every key answered over the lifetime, with the answer delivered. */
+  answered: Record<string, Record<string, unknown>>;
+  /** Answers given in the Console, not sent yet. */
+  staged: Record<string, Record<string, unknown>>;
+  /** Keys the server re-issued for a different request after their answer was delivered. */
+  reusedKeys: string[];
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+  sends: TaskSend[];
+  keyTests: KeyTestOutcome[];
+  message?: string;
+}
+
+/** How a driver is set up. */
+export interface TaskDriverOptions {
+  send: Transport;
+  url: string;
+  client: TaskClient;
+  /** JSON-RPC ids (default: a counter from 1). */
+  ids?: () => JsonRpcId;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  seqStart?: number;
+}
+
+export interface TaskDriver {
+  readonly state: TaskDriverState;
+  /** Sends the tools/call (built with the extension declared, see withTasksExtension). */
+  start(call: BuiltRequest): Promise<TaskDriverState>;
+  /** One tasks/get, sent no sooner than pollIntervalMs after the last poll. */
+  poll(): Promise<TaskDriverState>;
+  /** Polls until the task needs an answer or ends (at most `limit` polls). */
+  pollUntilSettled(limit?: number): Promise<TaskDriverState>;
+  answer(key: string, response: Record<string, unknown>): TaskDriverState;
+  /** Sends the staged answers in one tasks/update. */
+  submit(): Promise<TaskDriverState>;
+  cancel(): Promise<TaskDriverState>;
+  keyTest(kind: KeyTestKind): Promise<TaskDriverState>;
+}
+
+const sameRequest = (a: InputRequest | undefined, b: InputRequest) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+
+/** A driver for one task. */
+export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
+  let counter = 0;
+  const ids = opts.ids ?? (() => ++counter);
+  const now = opts.now ?? (() => Date.now());
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let seq = opts.seqStart ?? 0;
+  let lastPollAt = 0;
+  // The request first shown under each key, to tell a re-show from a re-used key.
+  const asked: Record<string, InputRequest> = {};
+  let s: TaskDriverState = { phase: 'idle', taskId: null, status: null, pollIntervalMs: null, timeline: [], polls: 0, outstanding: {}, answered: {}, staged: {}, reusedKeys: [], sends: [], keyTests: [] };
+  const set = (patch: Partial<TaskDriverState>): TaskDriverState => (s = { ...s, ...patch });
+
+  async function exchange(kind: TaskSend['kind'], built: BuiltRequest): Promise<TaskSend> {
+    const req = { ...toHttp(opts.url, built), link: { id: newRecordId() } };
+    const res = await sendSafely(opts.send, req);
+    const record = consoleRecord(req, res, { id: req.link.id, seq: seq++ });
+    const sent: TaskSend = { kind, id: built.body.id, request: req, reading: readRound(record, built.body.id), record };
+    set({ sends: [...s.sends, sent] });
+    return sent;
+  }
+
+  // Folds a Task into the state: status timeline, outstanding keys, result or error.
+  function take(task: TaskReading, polled: boolean): void {
+    const timeline = [...s.timeline];
+    const last = timeline[timeline.length - 1];
+    if (!last || last.status !== task.status) timeline.push({ status: task.status, polls: polled ? 1 : 0 });
+    else if (polled) timeline[timeline.length - 1] = { ...last, polls: last.polls + 1 };
+    const outstanding: Record<string, InputRequest> = {};
+    const reused = [...s.reusedKeys];
+    for (const [key, req] of Object.entries(task.inputRequests ?? {})) {
+      if (key in s.answered && sameRequest(asked[key], req)) continue;
+      if (key in s.answered && !reused.includes(key)) reused.push(key);
+      asked[key] = req;
+      outstanding[key] = req;
+    }
+    const staged = Object.fromEntries(Object.entries(s.staged).filter(([k]) => k in outstanding));
+    set({
+      taskId: task.taskId, status: task.status, timeline, outstanding, staged, reusedKeys: reused,
+      pollIntervalMs: task.pollIntervalMs ?? s.pollIntervalMs,
+      phase: isTerminalStatus(task.status) ? 'done' : 'running',
+      ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+      ...(task.result ? { result: task.result } : {}),
+      ...(task.error ? { error: task.error } : {}),
+    });
+  }
+
+  async function poll(): Promise<TaskDriverState> {
+    if (!s.taskId) return set({ message: 'No task yet: call a tool as a task first.' });
+    const wait = lastPollAt + (s.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) - now();
+    if (wait > 0) await sleep(wait);
+    lastPollAt = now();
+    const sent = await exchange('get', buildTaskRequest('tasks/get', s.taskId, opts.client, ids()));
+    const read = readTask(sent.reading);
+    set({ polls: s.polls + 1 });
+    if ('problem' in read) return set({ message: `tasks/get: ${read.problem}` });
+    take(read.task, true);
+    return set({ message: undefined });
+  }
+
+  async function update(kind: 'update' | 'key-test', responses: Record<string, unknown>): Promise<TaskSend> {
+    return exchange(kind, buildTaskRequest('tasks/update', s.taskId!, opts.client, ids(), { inputResponses: responses }));
+  }
+
+  return {
+    get state() { return s; },
+
+    async start(call) {
+      set({ phase: 'sending' });
+      const sent = await exchange('call', call);
+      lastPollAt = now();
+      if (sent.reading.kind === 'input_required') {
+        return set({ phase: 'not-task', message: 'The server asked for input before creating a task (MRTR rounds): drive those rounds with ▶ Call, which declares the extension too.' });
+      }
+      const read = readTask(sent.reading);
+      if ('problem' in read) {
+        const plain = sent.reading.kind === 'complete' ? 'The server answered without creating a task' : 'The call failed';
+        return set({ phase: 'not-task', message: `${plain}: ${read.problem}.`, ...(sent.reading.kind === 'complete' ? { result: sent.reading.result } : {}) });
+      }
+      take(read.task, false);
+      return set({ message: undefined });
+    },
+
+    poll,
+
+    async pollUntilSettled(limit = 50) {
+      for (let i = 0; i < limit && s.phase === 'running'; i++) {
+        await poll();
+        if (s.message !== undefined || Object.keys(s.outstanding).length > 0) break;
+      }
+      return s;
+    },
+
+    answer(key, response) {
+      if (!(key in s.outstanding)) return set({ message: `"${key}" is not an outstanding request of this task.` });
+      return set({ staged: { ...s.staged, [key]: response }, message: undefined });
+    },
+
+    async submit() {
+      const staged = s.staged;
+      if (!s.taskId || Object.keys(staged).length === 0) return set({ message: 'Answer at least one outstanding request first.' });
+      const sent = await update('update', staged);
+      if (sent.reading.kind !== 'complete') return set({ message: `tasks/update was not acknowledged: ${describe(sent.reading)}` });
+      const outstanding = Object.fromEntries(Object.entries(s.outstanding).filter(([k]) => !(k in staged)));
+      return set({ answered: { ...s.answered, ...staged }, staged: {}, outstanding, message: undefined });
+    },
+
+    async cancel() {
+      if (!s.taskId) return set({ message: 'No task to cancel.' });
+      const sent = await exchange('cancel', buildTaskRequest('tasks/cancel', s.taskId, opts.client, ids()));
+      if (sent.reading.kind !== 'complete') return set({ message: `tasks/cancel was refused: ${describe(sent.reading)}` });
+      // Cancellation is cooperative: the task's status says when it took effect.
+      lastPollAt = 0;
+      return poll();
+    },
+
+    async keyTest(kind) {
+      const outcome = await runKeyTest(kind, {
+        state: s,
+        update: (responses) => update('key-test', responses),
+        poll,
+      });
+      return set({ keyTests: [...s.keyTests, outcome] });
+    },
+  };
+}
+
+/** One line about a reading that is not an acknowledgement. */
+export function describe(r: RoundReading): string {
+  if (r.kind === 'failed') return r.message;
+  if (r.kind === 'error') return `error ${r.error.code}: ${r.error.message}`;
+  return r.kind;
+}
+
+export type { KeyTestKind, KeyTestOutcome };
