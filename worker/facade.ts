@@ -9,6 +9,9 @@
 // refused) the page sends again (`setKey`, `holdUnsaved`). `lifeline` lets the page see a
 // death that fires no event.
 import { expose } from 'comlink';
+import { CAPTURE_CHANNEL } from './capture/notices.js';
+import { RelayFeed } from './capture/relay-feed.js';
+import { CaptureOwner, type CaptureListener } from './view/capture-owner.js';
 import { exportHar, exportJsonl, importCapture } from './capture/index.js';
 import { DEMO_STATE_KEY } from './demo-key.js';
 import { toCurl, toFetch } from './export/index.js';
@@ -89,6 +92,11 @@ async function builtOf(session: string) {
   return (await modelOf(session)).built((url) => keyring.keysFor(serverOf(url)), keyring.version);
 }
 
+// The one owner of capture sessions' changes: notices heard, relay records and Console
+// sends are laid into the sessions here (view/capture-owner.ts); the page is only told.
+const owner = new CaptureOwner({ store, sessions, analyseSoon: (s) => analyseSoon(s) });
+let feed: RelayFeed | null = null;
+
 // Changes are analysed once per window while they keep coming (view/coalescer.ts), so the
 // next read finds the analysis done; a read never waits for the window.
 const analysers = new Map<string, Coalescer>();
@@ -114,10 +122,22 @@ const api = {
 
   /**
    * Called once by the page: `demoServer` is the embedded demo's endpoint (origin + path),
-   * whose key is known; remembered keys are loaded from settings.
+   * whose key is known; remembered keys are loaded from settings. With `capture` (the page's
+   * origin), this worker starts owning capture: it hears the service worker's notices and
+   * runs the relay feed, both for as long as it lives.
    */
-  async init(opts: { demoServer: string }): Promise<Answer<KeyInfo[]>> {
+  async init(opts: { demoServer: string; capture?: string }): Promise<Answer<KeyInfo[]>> {
     keyring.set(opts.demoServer, DEMO_STATE_KEY, { builtIn: true });
+    if (opts.capture !== undefined && !feed && typeof BroadcastChannel === 'function') {
+      owner.hear(new BroadcastChannel(CAPTURE_CHANNEL));
+      if (typeof EventSource === 'function') {
+        feed = new RelayFeed({
+          store, base: opts.capture, openEvents: (url) => new EventSource(url),
+          written: (records) => void owner.apply(records), announce: (n) => owner.announce(n),
+        });
+        feed.start();
+      }
+    }
     return guard(async () => {
       for (const k of (await store.getSetting('tokenKeys')) ?? []) keyring.set(k.server, k.text, { remembered: true });
       return keyring.list();
@@ -131,16 +151,12 @@ const api = {
     });
   },
 
-  /** Tells the worker these exchanges were written (from capture notices). */
-  changed(session: string, ids: string[]): Promise<Answer<void>> {
-    return guard(async () => {
-      const m = sessions.get(session);
-      if (!m) return; // not loaded yet: the first read loads everything
-      const model = await m;
-      const fresh = await Promise.all(ids.map((id) => store.getExchange(id)));
-      model.put(fresh.filter((r): r is StoredExchange => !!r && r.session === session));
-      analyseSoon(session);
-    });
+  /**
+   * The page's listener for capture: called with the sessions that changed, once this worker
+   * holds the change (a read right after sees it). One per page; null stops it.
+   */
+  watchCapture(listener: CaptureListener | null): void {
+    owner.listen(listener);
   },
 
   /**
@@ -322,7 +338,7 @@ const api = {
   },
 };
 
-const consoleApi = createConsoleApi({ store, sessions, builtOf, guard, safeName });
+const consoleApi = createConsoleApi({ store, sessions, builtOf, guard, safeName, apply: (records) => owner.apply(records) });
 
 const importApi = createImportApi({ store, sessions, importText: (text, name, partial) => api.importFile(text, name, partial) });
 

@@ -66,6 +66,7 @@ test('a relay backlog the page could not store (storage full) stays in the JSONL
     if (new URL(r.url()).pathname === '/relay/api/backlog/ack') acks.push(r.postData() ?? '');
   });
   const first = watchRelayFeed(page);
+  await first.ready;
   const inspector = new InspectorPage(page);
   await inspector.open();
   for (const id of ids) expect(await first.connected).toContain(id);
@@ -77,6 +78,7 @@ test('a relay backlog the page could not store (storage full) stays in the JSONL
   // Nothing was acknowledged, so the file still holds both; the next page load drains them again.
   await full.release();
   const second = watchRelayFeed(page);
+  await second.ready;
   await page.reload();
   await inspector.waitUntilCapturing();
   const body = await second.connected;

@@ -36,6 +36,7 @@ test('two tabs capturing at once: calls from each tab, pushed relay exchanges an
   const full = await failRelayStorage(pageB);
   const b = new InspectorPage(pageB);
   const feedB = watchRelayFeed(pageB);
+  await feedB.ready;
   await b.open();
   for (const id of backlogIds) expect(await feedB.connected).toContain(id);
   // Not lost in tab B either: storage refused the batch, so the page holds it in memory.
@@ -46,6 +47,7 @@ test('two tabs capturing at once: calls from each tab, pushed relay exchanges an
   // Tab A opens and drains the same backlog, which it stores and acknowledges.
   const a = new InspectorPage(page);
   const feedA = watchRelayFeed(page);
+  await feedA.ready;
   await a.open();
   for (const id of backlogIds) expect(await feedA.connected).toContain(id);
   // Tab A's writes are announced to tab B, whose held copies are then no longer the only

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type CDPSession, type Page } from '@playwright/test';
+import { test as base, expect, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
 import { RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
@@ -262,7 +262,7 @@ export class RelayUnderTest {
   }
 }
 
-/** What the page's relay feed fetched from the backlog, as seen by `watchRelayFeed`. */
+/** What the inspector's relay feed fetched from the backlog, as seen by `watchRelayFeed`. */
 export interface RelayFeedWatch {
   /** Resolves with the body of the next backlog drain the page completes. */
   connected: Promise<string>;
@@ -270,19 +270,44 @@ export interface RelayFeedWatch {
   drained(): Promise<string[]>;
 }
 
+// One route per page hands each backlog body to the watches of that page. The feed runs in
+// the analysis worker, whose responses the page's `response` event reports but whose bodies
+// it cannot always read back; a route fetches the body itself and fulfils with it.
+// `gates` are awaited before a drain is answered (see failRelayStorage).
+const backlogWatchers = new WeakMap<Page, { listeners: ((body: string) => void)[]; gates: (() => Promise<unknown>)[]; routed: Promise<void> }>();
+function backlogListeners(page: Page) {
+  let w = backlogWatchers.get(page);
+  if (!w) {
+    const listeners: ((body: string) => void)[] = [];
+    const gates: (() => Promise<unknown>)[] = [];
+    const routed = page.route((url) => url.pathname === '/relay/api/backlog', async (route) => {
+      for (const g of gates) await g();
+      const res = await route.fetch();
+      const body = await res.text();
+      if (res.ok()) for (const l of listeners) l(body);
+      await route.fulfill({ response: res, body });
+    });
+    backlogWatchers.set(page, (w = { listeners, gates, routed }));
+  }
+  return w;
+}
+
 /**
- * Watches the page's relay feed (web/lib/relay-feed.ts). The feed drains the backlog only
- * after its event stream is open, so once `connected` resolves the relay pushes to this
- * page instead of filing. Start the watch before the page loads (or reloads).
+ * Watches the inspector's relay feed (worker/capture/relay-feed.ts, in the page's analysis
+ * worker). The feed drains the backlog only after its event stream is open, so once
+ * `connected` resolves the relay pushes to this page instead of filing. Start the watch
+ * before the page loads (or reloads), and await `ready` before that load.
  */
-export function watchRelayFeed(page: Page): RelayFeedWatch {
-  const bodies: Promise<string>[] = [];
-  const isBacklog = (url: string) => new URL(url).pathname === '/relay/api/backlog';
-  page.on('response', (res) => {
-    if (isBacklog(res.url())) bodies.push(res.text().catch(() => ''));
+export function watchRelayFeed(page: Page): RelayFeedWatch & { ready: Promise<void> } {
+  const w = backlogListeners(page);
+  const bodies: string[] = [];
+  let first!: (body: string) => void;
+  const connected = new Promise<string>((resolve) => (first = resolve));
+  w.listeners.push((body) => {
+    bodies.push(body);
+    first(body);
   });
-  const connected = page.waitForResponse((res) => isBacklog(res.url()) && res.ok(), { timeout: 45_000 }).then((res) => res.text());
-  return { connected, drained: () => Promise.all(bodies) };
+  return { connected, ready: w.routed, drained: async () => [...bodies] };
 }
 
 export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest }>({
@@ -538,16 +563,32 @@ export function toolsCall(id: number, name = 'report'): string {
 
 // Makes IndexedDB in this tab refuse relay records, as a full disk would, until `release`.
 export async function failRelayStorage(page: Page): Promise<{ release(): Promise<void> }> {
-  await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-      if (sessionStorage.getItem('fail-relay-puts') !== 'off' && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
-        throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
-      }
-      return put.call(this, value, key);
-    };
-  });
-  return { release: () => page.evaluate(() => sessionStorage.setItem('fail-relay-puts', 'off')) };
+  // The relay feed writes from the page's analysis worker: the patch goes into each worker
+  // the page starts (a reload starts a new one), and a drain waits until it is in.
+  let failing = true;
+  const patched: Promise<unknown>[] = [];
+  const patch = (worker: Worker) => worker.evaluate((on: boolean) => {
+    const g = globalThis as { failRelayPuts?: boolean };
+    if (g.failRelayPuts === undefined) {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        if (g.failRelayPuts && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
+          throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
+        }
+        return put.call(this, value, key);
+      };
+    }
+    g.failRelayPuts = on;
+  }, failing).catch(() => undefined);
+  page.on('worker', (w) => void patched.push(patch(w)));
+  backlogListeners(page).gates.push(() => Promise.all(patched));
+  await backlogListeners(page).routed;
+  return {
+    release: async () => {
+      failing = false;
+      await Promise.all(page.workers().map(patch));
+    },
+  };
 }
 
 /** POSTs a `toolsCall` body to the demo server through the relay URL, as an external MCP client would. */

@@ -41,6 +41,7 @@ async function storedSession(inspector: InspectorPage): Promise<ExchangeRecord[]
 
 test('the official SDK v2 client, run as its own process against the relay, is threaded live in the open page and stored with source relay', async ({ page, relay }) => {
   const feed = watchRelayFeed(page);
+  await feed.ready;
   const inspector = new InspectorPage(page);
   await inspector.open();
   await feed.connected; // the page is counted by the relay: from here on it is pushed to
@@ -70,6 +71,8 @@ test('with no page open the run lands in the JSONL file; the next page imports i
   for (const r of filed) expect(r.source).toBe('relay');
 
   const feed = watchRelayFeed(page);
+
+  await feed.ready;
   const inspector = new InspectorPage(page);
   await inspector.open();
   expect(await feed.connected).toContain(filed[0].id);
@@ -79,6 +82,8 @@ test('with no page open the run lands in the JSONL file; the next page imports i
   await expect.poll(() => relay.captureText(), { message: 'the JSONL file emptied by the import' }).toBe('');
 
   const again = watchRelayFeed(page);
+
+  await again.ready;
   await page.reload();
   await inspector.waitUntilCapturing();
   expect(await again.connected).toBe(''); // the reloaded page's drain: nothing left to import

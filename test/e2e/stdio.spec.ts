@@ -34,6 +34,7 @@ test.afterEach(async () => {
 
 test('an SDK v2 stdio client and server talking through wrap are threaded live in the open page as stdio:// exchanges', async ({ page, relay, baseURL }) => {
   const feed = watchRelayFeed(page);
+  await feed.ready;
   const inspector = new InspectorPage(page);
   await inspector.open();
   await feed.connected;

@@ -6,16 +6,16 @@
 // other traffic, so the worker-side stepper calls back into the page (a comlink proxy of
 // `fetchTransport`, which is DOM-free model code from worker/console and runs here as is).
 //
-// Stored once (issue 5): each send names its record in the link header, which the tap
-// reads, strips and files the send under; the transport tells the worker whether the tap
-// took it and stored it (`tapped`), and the worker stores its own copy only when not. The
-// page adds the header only when the tap will see it (see `tapHooks`).
+// Stored once: the worker saves each send's record as pending, and the send names it in the
+// link header, which the tap reads, strips and fills that record in under; the transport
+// tells the worker whether the tap took it (`tapped`), and the worker stores its own copy
+// only when not. Nothing waits for the tap. The page adds the header only when the tap will
+// see it (see `tapHooks`).
 import { proxy } from 'comlink';
-import { fetchTransport, type TapHooks, type TapWatch } from '../../worker/console/transport.js';
+import { fetchTransport, type TapHooks } from '../../worker/console/transport.js';
 import { CaptureStore } from '../../worker/storage/index.js';
 import type { Analysis } from './analysis-client.js';
 import type { Inspector } from './inspector.svelte.js';
-import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD, WatchList } from '../sw/watch-list.js';
 
 export interface ConsoleHost {
@@ -41,54 +41,15 @@ const registered = new WeakSet<object>();
  * need a CORS preflight; so no controller, no header (the worker keeps the copy). The page
  * and the service worker read the same list; the page waits for the worker's ack after each
  * change (Inspector.addTarget), so they disagree only while a change is in flight.
- *
- * `watch`: the tap's notices on the capture channel. Race, written down: the tap writes the
- * record's end right after the answer's body ends, which can be before the page's fetch has
- * resolved, and a BroadcastChannel keeps nothing for late listeners; so each send registers
- * its id BEFORE fetching (fetchTransport calls `watch` first). `exchange-end` means the last
- * write committed, a finished `exchange-unsaved` that the page holds it; a storage error for
- * the id means it will not be kept; none of these within the timeout means we cannot tell, and the worker writes its own copy
- * under the same id (one record either way, see worker/view/console-api.ts).
  */
 export function tapHooks(origin: string): TapHooks {
   let store: CaptureStore | null = null;
-  const waiting = new Map<string, (stored: boolean) => void>();
-  const channel = new BroadcastChannel(CAPTURE_CHANNEL);
-  channel.onmessage = (e: MessageEvent<CaptureNotice>) => {
-    const n = e.data;
-    const done = n.id !== undefined ? waiting.get(n.id) : undefined;
-    if (!done) return;
-    // The end committed: stored. Storage refused it but the tap handed the finished record
-    // to the page's held exchanges (Inspector.held, written on "Retry saving"): kept, so the
-    // worker must not try a write of its own, which would fail the same way. A storage error
-    // with no record: not stored. Progress (including a held copy still streaming): wait on.
-    if (n.type === 'exchange-end') done(true);
-    else if (n.type === 'exchange-unsaved') {
-      if (n.record.state !== 'pending' && n.record.state !== 'streaming') done(true);
-    } else if (n.type === 'storage-error') done(false);
-  };
   return {
     async taps(url) {
       if (!navigator.serviceWorker?.controller) return false;
       const list = new WatchList((store ??= new CaptureStore()), origin);
       await list.load();
       return list.match(new URL(url, origin)) === true;
-    },
-    watch(id): TapWatch {
-      let settle: (stored: boolean) => void = () => {};
-      const result = new Promise<boolean>((resolve) => (settle = resolve));
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      waiting.set(id, (stored) => settle(stored));
-      return {
-        stored(timeoutMs) {
-          timer ??= setTimeout(() => settle(false), timeoutMs);
-          return result;
-        },
-        close() {
-          clearTimeout(timer);
-          waiting.delete(id);
-        },
-      };
     },
   };
 }

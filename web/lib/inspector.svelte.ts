@@ -2,17 +2,18 @@
 // imported), the record / preserve-log switches, and the devtools view of the session on
 // screen. Views read the getters and call the verbs.
 //
-// Race, written down: capture notices can arrive before the first list load finishes,
-// and several arrive per exchange. Ids are collected into a set and flushed by one
-// refresh at a time; a notice during a refresh schedules exactly one more. Notices are for
-// the capture session; while another session is on screen they are folded in when the
-// user switches back (the worker re-reads a session it has not cached).
+// Capture sessions belong to the analysis worker: it hears the service worker's notices,
+// runs the relay feed and stores the Console's sends, then tells this page which sessions
+// changed (`watchCapture`). The page only re-reads the view on screen: one refresh at a
+// time, and a change during a refresh schedules exactly one more. From the capture channel
+// it takes only what it keeps itself: exchanges storage refused (`held`) and storage errors.
 //
 // Faults (issue 6): exchanges storage refused are held in memory (`held`); a dead analysis
 // worker is replaced by the client (analysis-client.ts), and `#rebuild` gives the new one
 // what only the page has (the held exchanges), then re-reads the lists. Calls that were
 // waiting on the dead worker reject with AnalysisWorkerDied; they are dropped here, since
 // the rebuild re-reads everything.
+import { proxy } from 'comlink';
 import type { ExchangeSummary, ImportAnswer, SessionInfo } from '../../worker/facade.js';
 import { CaptureStore, StorageError, type TargetRecord } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
@@ -51,12 +52,11 @@ export class Inspector {
   readonly #store = new CaptureStore();
   #link: SwLink | null = null;
   readonly #analysis = new AnalysisClient({
-    init: () => ({ demoServer: new URL(DEMO_ENDPOINT, location.href).href }),
+    init: () => ({ demoServer: new URL(DEMO_ENDPOINT, location.href).href, capture: location.origin }),
     rebuild: (api) => this.#rebuild(api),
     say: (m) => this.say(m),
   });
   #channel: BroadcastChannel | null = null;
-  #pending = new Set<string>();
   #refreshing: Promise<void> | null = null;
   #again = false;
 
@@ -93,6 +93,7 @@ export class Inspector {
     try {
       const init = await this.#analysis.start();
       if (!init.ok) this.say(init.error.message);
+      await this.#watchCapture(this.#analysis.api);
       const current = await this.#store.currentSession();
       this.#capturing = current.id;
       this.#viewing = current.id;
@@ -127,10 +128,18 @@ export class Inspector {
   // A restarted worker reads sessions and remembered keys from storage by itself, and the
   // client passed it this visit's keys; the held exchanges only the page has.
   async #rebuild(api: Analysis): Promise<void> {
+    await this.#watchCapture(api);
     await this.held.resend(api);
     await this.loadSessions();
     void this.view.loadStatic().catch(() => undefined);
     await this.refresh();
+  }
+
+  // The worker tells us which sessions changed once it holds the change.
+  async #watchCapture(api: Analysis | null): Promise<void> {
+    await api?.watchCapture(proxy((sessions: string[]) => {
+      if (this.#viewing !== null && sessions.includes(this.#viewing)) void this.refresh();
+    }));
   }
 
   async loadSessions(): Promise<void> {
@@ -240,7 +249,7 @@ export class Inspector {
     this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`);
   }
 
-  /** Re-reads the lists from the analysis worker, folding in noticed changes. */
+  /** Re-reads the lists from the analysis worker. */
   refresh(): Promise<void> {
     if (this.#refreshing) {
       this.#again = true;
@@ -264,18 +273,13 @@ export class Inspector {
     const api = this.#analysis.api;
     const session = this.#viewing;
     if (!api || !session) return;
-    const ids = [...this.#pending];
-    this.#pending.clear();
-    if (ids.length && this.#capturing) {
-      const c = await api.changed(this.#capturing, ids);
-      if (!c.ok) this.say(c.error.message);
-    }
     const ex = await api.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
     if (ex.ok) this.#exchanges = ex.value.items;
     else this.say(ex.error.message);
     await this.view.reload();
   }
 
+  // Only what the page keeps itself: the worker lays everything else into its sessions.
   #onNotice(n: CaptureNotice): void {
     if (n.type === 'exchange-unsaved') {
       // The whole record: it needs no read of storage, only the overlay and a refresh.
@@ -285,14 +289,6 @@ export class Inspector {
     }
     if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
     else if (n.id) void this.held.settled(n.id);
-    if (n.id) this.#pending.add(n.id);
-    if (this.#viewing === this.#capturing) void this.refresh();
-    else if (this.#pending.size && this.#capturing) {
-      // Not on screen: tell the worker now, so the session is current when shown.
-      const ids = [...this.#pending];
-      this.#pending.clear();
-      void this.#analysis.api?.changed(this.#capturing, ids).catch(() => undefined); // dead: the restart re-reads
-    }
   }
 
   async #targetsChanged(): Promise<void> {

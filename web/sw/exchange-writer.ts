@@ -22,7 +22,7 @@
 // (the session id could not be read) is still reported as `storage-error`, with nothing to hold.
 import type { SseEventRecord } from '../../worker/protocol.js';
 import type { CaptureStore, ExchangeEnd, NewExchange, ResponseHead, StorageErrorInfo, StoredExchange } from '../../worker/storage/index.js';
-import { StorageError } from '../../worker/storage/index.js';
+import { isFinal, StorageError } from '../../worker/storage/index.js';
 import type { CaptureNotice } from './messages.js';
 
 export type Announce = (notice: CaptureNotice) => void;
@@ -79,10 +79,14 @@ export class ExchangeWriter {
   readonly #store: CaptureStore;
   readonly #announce: Announce;
 
-  constructor(store: CaptureStore, announce: Announce, id: string) {
+  /** A linked Console send: fills in the Console's pending record, and never changes a final one. */
+  readonly #fill: boolean;
+
+  constructor(store: CaptureStore, announce: Announce, id: string, opts: { fill?: boolean } = {}) {
     this.#store = store;
     this.#announce = announce;
     this.id = id;
+    this.#fill = opts.fill === true;
   }
 
   /** The request, as it goes out; `make` runs on the write loop, so it may await the body. */
@@ -158,16 +162,29 @@ export class ExchangeWriter {
           // IndexedDB clones the record when it is added: the mirror may change after that.
           this.#mirror = rec;
           const step = apply(rec, p);
-          const stored = await this.#store.addExchange(rec);
+          const stored = this.#fill ? await this.#store.fillExchange(rec) : await this.#store.addExchange(rec);
+          if (!stored) {
+            // The Console's own final copy is already stored: it stands, and we write no more.
+            this.#broken = true;
+            return;
+          }
           this.#created = true;
           this.#seq = stored.seq;
           this.#announce({ type: step ?? 'exchange-start', id: this.id, seq: stored.seq });
         } else {
           // The mirror first: if the write below fails, it already holds this step.
           const step = this.#mirror ? apply(this.#mirror, p) : null;
+          let stands = false;
           await this.#store.updateExchange(this.id, (rec) => {
-            apply(rec, p);
+            // A Console send whose own final copy replaced ours meanwhile: that copy stands
+            // (folding our events into it would repeat them).
+            if (this.#fill && isFinal(rec)) stands = true;
+            else apply(rec, p);
           });
+          if (stands) {
+            this.#broken = true;
+            return;
+          }
           if (step) this.#announce({ type: step, id: this.id, seq: this.#seq });
         }
       } catch (err) {

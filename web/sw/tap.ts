@@ -75,7 +75,7 @@ export class Tap {
         return fetch(forward);
       }
       link = reading.kind === 'link' ? reading.link : undefined;
-      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID());
+      writer = new ExchangeWriter(this.#deps.store, this.#deps.announce, link?.id ?? crypto.randomUUID(), { fill: link !== undefined });
       const id = writer.id;
       const l = link;
       const headers = headerPairs(forward.headers);

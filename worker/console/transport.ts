@@ -3,8 +3,10 @@
 // tests. Network failures come back as data (status 0 and the reason), never as throws.
 //
 // With `tap` hooks (the page), a linked send carries the link header, and the answer says
-// whether the tap took it (`tapped`) and stored it: the caller then stores its own copy only
-// when it did not, so each send is stored once. Without hooks (Node) the link is ignored.
+// whether the tap took it (`tapped`, the tap's mark on the answer): the tap then fills in the
+// record the caller saved as pending before sending, and the caller stores its own copy only
+// when it was not taken, so each send is stored once. Nothing waits for the tap's writes.
+// Without hooks (Node) the link is ignored.
 import type { HeaderPair, SseEventRecord } from '../protocol.js';
 import { isEventStream, ResponseRecording } from '../capture/recording.js';
 import { formatLink, LINK_HEADER, TAPPED_HEADER } from './link.js';
@@ -19,19 +21,6 @@ export interface TapHooks {
    * request need a CORS preflight the server may refuse).
    */
   taps(url: string): boolean | Promise<boolean>;
-  /**
-   * Starts listening for the tap's writes of record `id`. Called BEFORE the fetch: the
-   * tap's notice may come before the fetch resolves, and is not kept for late listeners.
-   */
-  watch(id: string): TapWatch;
-}
-
-/** One send's listener for its tap's writes. */
-export interface TapWatch {
-  /** True once the record's last write committed; false on a storage error or after `timeoutMs`. */
-  stored(timeoutMs: number): Promise<boolean>;
-  /** Stops listening (always called, stored or not). */
-  close(): void;
 }
 
 /** Options for fetchTransport. */
@@ -42,12 +31,6 @@ export interface FetchTransportOptions {
   timeoutMs?: number;
   /** The page's capture service worker, for linked sends (see TapHooks). */
   tap?: TapHooks;
-  /**
-   * How long to wait for the tap's record once the tap marked the answer (default 15 s: it
-   * is written right after the body ends), and when it did not (default 2 s: a send that
-   * failed, whose tap record carries no answer to mark).
-   */
-  storedWaitMs?: { marked: number; unmarked: number };
 }
 
 /** Why a fetch failed, with the cause Node hides under "fetch failed" (ECONNREFUSED …). */
@@ -72,27 +55,16 @@ function requestId(body: string): unknown {
  * arrival time, and the read stops at the answer to our request id: in 2026 the server
  * ends the stream after it, and holding a stream open past it would only leak it. With
  * `tap`, a linked request carries the link header when the tap will see it, and the answer
- * says whether the tap took it (`tapped`), once its record is stored or the wait gave up.
+ * says whether the tap took it (`tapped`), as soon as the answer is in.
  */
 export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
   const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const waits = opts.storedWaitMs ?? { marked: 15_000, unmarked: 2_000 };
   return async (req: ConsoleRequest): Promise<ConsoleResponse> => {
     // In doubt (the question itself failed), no header: the Console then keeps its own copy.
     const tap = opts.tap;
     const link = req.link && tap && (await Promise.resolve().then(() => tap.taps(req.url)).catch(() => false)) ? req.link : undefined;
-    const watch = link ? tap!.watch(link.id) : undefined;
-    try {
-      const res = await exchange(req, link ? { name: LINK_HEADER, value: formatLink(link) } : undefined);
-      if (!link || !watch) return res;
-      const marked = res.tapped !== undefined;
-      const stored = await watch.stored(marked ? waits.marked : waits.unmarked);
-      // Unmarked but stored: the tap took it and failed upstream (or could not mark the answer).
-      return marked || stored ? { ...res, tapped: { id: link.id, stored } } : res;
-    } finally {
-      watch?.close();
-    }
+    return exchange(req, link ? { name: LINK_HEADER, value: formatLink(link) } : undefined);
   };
 
   async function exchange(req: ConsoleRequest, linkHeader: HeaderPair | undefined): Promise<ConsoleResponse> {
@@ -115,7 +87,7 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
     res.headers.forEach((value, name) => {
       if (name !== TAPPED_HEADER) headers.push({ name, value });
     });
-    const tapped = linkHeader && req.link && mark === req.link.id ? { tapped: { id: mark, stored: false } } : {};
+    const tapped = linkHeader && req.link && mark === req.link.id ? { tapped: { id: mark } } : {};
     const head = { status: res.status, statusText: res.statusText, headers, sentAt, receivedAt, ...tapped };
     try {
       if (isEventStream(res.headers.get('content-type')) && res.body) {

@@ -53,11 +53,11 @@ export interface ConsoleResponse {
   /** The record id of a linked send (`link.id`): its record keeps that id, whoever stores it. */
   recordId?: string;
   /**
-   * The capture service worker took the send under `link.id`. `stored`: its record is
-   * committed; false when it failed or did not confirm in time (then the Console stores its
-   * own copy, under the same id). Absent: not tapped, the Console stores the only copy.
+   * The capture service worker took the send under `link.id` (it marked the answer): the
+   * tap fills in the record the Console saved as pending. Absent: not taken, the Console
+   * stores its own copy under that id.
    */
-  tapped?: { id: string; stored: boolean };
+  tapped?: { id: string };
 }
 
 /** Sends one request. Must not throw for network trouble; a throw is treated as one anyway. */

@@ -60,6 +60,48 @@ export function addExchange(conn: Connection, rec: NewExchange): Promise<StoredE
   });
 }
 
+/**
+ * Adds a tapped Console send, or fills in the record the Console saved under its id before
+ * sending (`pending`): the tap's copy takes its place, keeping its seq and session. Null,
+ * and nothing written, when the stored copy is already final (the Console's own copy,
+ * written because its answer came first): that copy stands.
+ */
+export function fillExchange(conn: Connection, rec: NewExchange): Promise<StoredExchange | null> {
+  return write('recording a Console send', async () => {
+    const db = await conn.get();
+    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    tx.done.catch(() => undefined);
+    const exchanges = tx.objectStore('exchanges');
+    const old = await exchanges.get(rec.id);
+    if (old && STAGE[old.state] === 2) {
+      await tx.done;
+      return null;
+    }
+    let seq: number;
+    let session: string;
+    if (old) {
+      seq = old.seq;
+      session = old.session;
+    } else {
+      const sessions = tx.objectStore('sessions');
+      const s = (await sessions.get(rec.session)) ?? { id: rec.session, name: rec.session, createdAt: rec.startedAt, nextSeq: 0 };
+      seq = s.nextSeq;
+      session = s.id;
+      s.nextSeq += 1;
+      await sessions.put(s);
+    }
+    const stored: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq, session };
+    await exchanges.put(stored);
+    await tx.done;
+    return stored;
+  });
+}
+
+/** True once an exchange reached a final state (complete, aborted or failed). */
+export function isFinal(rec: ExchangeRecord): boolean {
+  return STAGE[rec.state] === 2;
+}
+
 /** Writes a whole record as given (imports, relay records, tests). */
 export function putExchange(conn: Connection, rec: StoredExchange): Promise<void> {
   return write('saving an exchange', async () => {

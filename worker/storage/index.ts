@@ -8,7 +8,7 @@ import type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead }
 import type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 import type { ExchangeRecord, SseEventRecord } from '../protocol.js';
 
-export { supersedes } from './exchanges.js';
+export { isFinal, supersedes } from './exchanges.js';
 
 export { StorageError, isQuotaError, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
 export { DB_NAME, DB_VERSION } from './schema.js';
@@ -25,6 +25,8 @@ export class CaptureStore {
 
   // Exchanges: progressive writes, in the order the tap makes them.
   addExchange(rec: NewExchange): Promise<StoredExchange> { return exchanges.addExchange(this.#conn, rec); }
+  /** A tapped Console send: fills in the Console's pending record; null when a final copy stands. */
+  fillExchange(rec: NewExchange): Promise<StoredExchange | null> { return exchanges.fillExchange(this.#conn, rec); }
   putExchange(rec: StoredExchange): Promise<void> { return exchanges.putExchange(this.#conn, rec); }
   putExchanges(recs: readonly StoredExchange[]): Promise<void> { return exchanges.putExchanges(this.#conn, recs); }
   /** Relay records into a session: new ids get a seq, known ids only move forward. */

@@ -2,21 +2,24 @@
 // tamper tests and session replay. Its sends go out through the page's fetch (registered
 // once as a comlink-proxied transport), so the service worker taps them like any traffic.
 //
-// Each send is stored once, never a second copy beside the tapped one. Every send carries a
-// link (its record id, the session it belongs in, what it re-enacts); the tap files it
-// under that link and the transport says so (`tapped`). `keep` then writes the Console's
-// own copy only for sends the tap did not store. Step-through, forks, edit-and-resend,
-// tamper tests and the catalog go to the capture session, as any traffic to a watched
-// server; a replay to a session of its own.
+// Each send is stored once, never a second copy beside the tapped one, and nothing waits
+// for the tap. Before a send leaves, its record is saved as `pending` under its link id (in
+// the session the link names) and shown at once. The tap reads the link header and fills
+// in that same record (storage fillExchange: same id, same seq); the transport says the
+// send was taken (`tapped`). `keep` then lays the Console's own finished copy into the
+// worker's session (it shows as soon as the answer is in) and writes it to storage only
+// when the tap did not take the send. Step-through, forks, edit-and-resend, tamper tests
+// and the catalog go to the capture session, as any traffic to a watched server; a replay
+// to a session of its own.
 //
-// Race, written down: the tap's record and ours share one id, so they can never be two.
-// The page's transport returns only after the tap's last write committed (`stored`), or
-// after it gave up waiting; only then does `keep` write, with mergeExchanges: an unknown id
-// is added, a tap copy left `pending` (its service worker stopped) is superseded, a final
-// one stands. The one leftover: a tap slower than the page's wait (15 s) whose first write
-// lands after ours fails its add (the page reports that capture as not saved) and ours
-// stands; a retry of the tap's copy writes the same id again, still one record.
-import type { ExchangeRecord } from '../protocol.js';
+// Race, written down: the tap's copy and ours share one id, so they can never be two. An
+// untaken send's copy is merged (an unknown id is added, a `pending` or `streaming` one is
+// superseded, a final one stands); the tap, when it took the send after all (its answer
+// could not be marked), never changes a record that is already final, so its events are
+// never folded in twice. The tap's final copy, once written, replaces ours in the session
+// held here (view/capture-owner.ts). A service worker stopped mid-send leaves a taken
+// send `pending` in storage (the session here still shows our finished copy until reload).
+import { PROTOCOL_VERSION, type ExchangeRecord } from '../protocol.js';
 import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import {
   consoleRecord, DEFAULT_IGNORE, newRecordId, tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep,
@@ -37,25 +40,46 @@ export interface ConsoleDeps {
   builtOf: (session: string) => ReturnType<SessionModel['built']>;
   guard: <T>(fn: () => Promise<T>) => Promise<Answer<T>>;
   safeName: (name: string) => string;
+  /** Lays records into the worker's sessions (view/capture-owner.ts). */
+  apply: (records: readonly StoredExchange[]) => Promise<void>;
 }
 
 /** The Console methods the facade exposes next to its own. */
-export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: ConsoleDeps) {
+export function createConsoleApi({ store, builtOf, guard, safeName, apply }: ConsoleDeps) {
   let transport: Transport | null = null;
-  // Where each linked send was filed and whether the tap stored it, until `keep` reads it.
-  const filed = new Map<string, { session: string; stored: boolean }>();
+  // Where each linked send was filed, its seq, and whether the tap took it, until `keep` reads it.
+  const filed = new Map<string, { session: string; seq: number; tapped: boolean }>();
   const captureSession = async () => (await store.currentSession()).id;
+
+  // The record a send is filed under, saved before it leaves; null when storage refused it
+  // (the send still goes, and `keep` tries to store the finished copy).
+  async function savePending(req: Parameters<Transport>[0], link: { id: string; session: string; derivedFrom?: string }): Promise<number> {
+    const pending: ExchangeRecord = {
+      v: PROTOCOL_VERSION, id: link.id, seq: 0, source: 'console', startedAt: Date.now(), state: 'pending',
+      request: { method: req.method, url: req.url, headers: req.headers.map((h) => ({ ...h })), body: req.body },
+      ...(link.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}),
+    };
+    try {
+      const [stored] = await store.mergeExchanges(link.session, [pending]);
+      if (stored) await apply([stored]);
+      return stored?.seq ?? 0;
+    } catch {
+      return 0;
+    }
+  }
 
   /** The page's transport for one kind of send: links each request into `session()`. */
   function sender(session: () => Promise<string>): Transport {
     return async (req) => {
       if (!transport) throw new Error('the page has not registered its transport (consoleTransport)');
       const link = { ...(req.link ?? { id: newRecordId() }) };
-      link.session ??= await session();
+      const into = link.session ?? (await session());
+      link.session = into;
       // Noted before sending: a send whose transport throws is still kept, in its session.
-      filed.set(link.id, { session: link.session, stored: false });
+      const seq = await savePending(req, { ...link, session: into });
+      filed.set(link.id, { session: into, seq, tapped: false });
       const res = await transport({ ...req, link });
-      if (res.tapped?.stored === true && res.tapped.id === link.id) filed.set(link.id, { session: link.session, stored: true });
+      if (res.tapped?.id === link.id) filed.set(link.id, { session: into, seq, tapped: true });
       return { ...res, recordId: link.id };
     };
   }
@@ -63,26 +87,22 @@ export function createConsoleApi({ store, sessions, builtOf, guard, safeName }: 
 
   /** Files Console records (see above); resolves to the session of the last one. */
   async function keep(records: readonly ExchangeRecord[]): Promise<string | null> {
-    const groups = new Map<string, { own: ExchangeRecord[]; ids: string[] }>();
+    const groups = new Map<string, { own: ExchangeRecord[]; taken: StoredExchange[] }>();
     let last: string | null = null;
     for (const r of records) {
       const f = filed.get(r.id);
       filed.delete(r.id);
       const session = f?.session ?? (await captureSession());
-      const g = groups.get(session) ?? { own: [], ids: [] };
+      const g = groups.get(session) ?? { own: [], taken: [] };
       groups.set(session, g);
-      if (!f?.stored) g.own.push(r);
-      g.ids.push(r.id);
+      if (f?.tapped) g.taken.push({ ...r, v: PROTOCOL_VERSION, seq: f.seq, session });
+      else g.own.push(r);
       last = session;
     }
     for (const [session, g] of groups) {
-      if (g.own.length) await store.mergeExchanges(session, g.own);
-      // A session the worker holds in memory gets the stored copies (the tap's or ours);
-      // one it does not hold reads them from storage when first shown.
-      const m = sessions.get(session);
-      if (!m) continue;
-      const stored = await Promise.all(g.ids.map((id) => store.getExchange(id)));
-      (await m).put(stored.filter((x): x is StoredExchange => x?.session === session));
+      // Taken by the tap: storage gets its copy; the session here shows ours meanwhile.
+      if (g.taken.length) await apply(g.taken);
+      if (g.own.length) await apply(await store.mergeExchanges(session, g.own));
     }
     return last;
   }

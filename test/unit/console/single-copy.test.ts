@@ -1,19 +1,23 @@
-// Issue 5: every Console send is stored exactly once (worker/view/console-api.ts). The page
-// and its service worker are stood in for: a transport that sends to the embedded demo over
-// Node's fetch and, when "tapping", files the send under its link as the tap would. Tapped
-// and stored: the worker writes nothing; not tapped: it writes the only copy; tapped but
-// left pending (a stopped service worker): its copy replaces the tap's, under the same id.
+// Every Console send is stored exactly once (worker/view/console-api.ts), with no waiting.
+// The page and its service worker are stood in for: a transport that sends to the embedded
+// demo over Node's fetch and, when "tapping", fills in the send's pending record as the tap
+// would (storage fillExchange). Tapped: the worker saves the pending record, the tap fills
+// it in; not tapped: the worker writes its own copy over its pending one; tapped late (the
+// tap's writes land only after the Console moved on): nobody waited for them, the session
+// showed the answer at once, and the tap's copy still ends up the one record; taken but
+// unmarked: the worker's copy is final first and the tap's later fill leaves it standing.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCapture } from '../../../worker/capture/index.js';
 import { consoleRecord, DEFAULT_IGNORE, elicitResult, fetchTransport, type Transport } from '../../../worker/console/index.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { supersedes, type CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
+import { isFinal, supersedes, type CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
+import { CaptureOwner } from '../../../worker/view/capture-owner.js';
 import { createConsoleApi } from '../../../worker/view/console-api.js';
 import { SessionModel } from '../../../worker/view/session-model.js';
 import { serveDemo, type Running } from './servers.js';
 
-type Mode = 'tapped' | 'untapped' | 'pending';
+type Mode = 'tapped' | 'untapped' | 'late' | 'unmarked';
 const accept = (content: Record<string, unknown>) => elicitResult('accept', content);
 const setup = { toggles: { elicitationForm: true }, clientInfo: { name: 'single-copy-test', version: '1' } };
 
@@ -37,23 +41,27 @@ function memoryStore() {
       return s;
     },
     async mergeExchanges(session: string, recs: readonly ExchangeRecord[]) {
+      const written: StoredExchange[] = [];
       for (const r of recs) {
-        offered.push(r.id);
+        if (r.state !== 'pending') offered.push(r.id);
         const old = records.get(r.id);
         if (old && !supersedes(r, old)) continue;
-        wrote(r.id, 'worker');
+        wrote(r.id, r.state === 'pending' ? 'pending' : 'worker');
         if (old) records.set(r.id, { ...r, seq: old.seq, session: old.session });
         else add(r, session);
+        written.push(records.get(r.id)!);
       }
-      return [];
+      return written;
     },
     async getExchange(id: string) { return records.get(id); },
   };
-  /** What the tap does with a linked send: its record under the link. */
+  /** What the tap does with a linked send: fills in its pending record, never a final one. */
   const tapWrite = (rec: ExchangeRecord, session: string) => {
-    if (records.has(rec.id)) throw new Error(`the tap's add() would fail: ${rec.id} exists`);
+    const old = records.get(rec.id);
+    if (old && isFinal(old)) return;
     wrote(rec.id, 'tap');
-    add({ ...rec, client: 'tap' }, session);
+    if (old) records.set(rec.id, { ...rec, client: 'tap', seq: old.seq, session: old.session });
+    else add({ ...rec, client: 'tap' }, session);
   };
   return { records, sessions, writers, offered, tapWrite, store: store as unknown as CaptureStore };
 }
@@ -70,25 +78,36 @@ function harness(mode: Mode) {
   const db = memoryStore();
   const node = fetchTransport({ timeoutMs: 10_000 });
   let sends = 0;
+  /** The tap's writes not yet landed (mode `late` and `unmarked`): run by `landTap`. */
+  const slow: (() => void)[] = [];
   const page: Transport = async ({ link, ...req }) => {
     sends++;
     const res = await node(req);
     if (!link || mode === 'untapped') return res;
+    // Every record the tap fills in was saved as pending before the send left.
+    expect(db.records.get(link.id)?.state).toBe('pending');
     const rec = consoleRecord(req, res, { id: link.id, seq: 0, ...(link.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}) });
-    db.tapWrite(mode === 'pending' ? { ...rec, state: 'pending', response: undefined } : rec, link.session ?? 'capture');
-    return { ...res, tapped: { id: link.id, stored: mode === 'tapped' } };
+    const write = () => db.tapWrite(rec, link.session ?? 'capture');
+    if (mode === 'tapped') write();
+    else slow.push(write);
+    return mode === 'unmarked' ? res : { ...res, tapped: { id: link.id } };
   };
   const imported = importCapture(readFileSync('test/fixtures/sdk/sdk-v2-auto.har', 'utf8'));
   if (!imported.ok) throw new Error(imported.error.message);
   const recorded = new SessionModel(imported.exchanges.map((r) => ({ ...r, session: 'imported' })));
   const models = new Map<string, Promise<SessionModel>>([['capture', Promise.resolve(new SessionModel())], ['imported', Promise.resolve(recorded)]]);
+  const owner = new CaptureOwner({ store: db.store, sessions: models, analyseSoon: () => undefined });
   const api = createConsoleApi({
     store: db.store, sessions: models, safeName: (n) => n,
     builtOf: async (s) => (await models.get(s)!).built(() => [], 0),
     guard: async (fn) => ({ ok: true, value: await fn() }),
+    apply: (records) => owner.apply(records),
   });
   api.consoleTransport(page);
-  return { api, db, models, sends: () => sends, recordedIds: new Set(imported.exchanges.map((r) => r.id)) };
+  const landTap = () => {
+    for (const w of slow.splice(0)) w();
+  };
+  return { api, db, models, landTap, sends: () => sends, recordedIds: new Set(imported.exchanges.map((r) => r.id)) };
 }
 
 /** Connects, steps through the wizard, forks the plan round, re-sends a round and runs every tamper test. */
@@ -120,17 +139,25 @@ async function everySend(h: ReturnType<typeof harness>) {
 }
 
 describe('every Console send is stored exactly once', () => {
-  for (const mode of ['tapped', 'untapped', 'pending'] as const) {
+  for (const mode of ['tapped', 'untapped', 'late', 'unmarked'] as const) {
     it(`${mode}: one record per send, under the id the views name, linked, in the capture session`, async () => {
       const h = harness(mode);
       const { v, resent } = await everySend(h);
+      // Shown as soon as each answer was in: the session here holds every send, finished,
+      // whether or not the tap's writes have landed.
+      const held = (await h.models.get('capture')!).records;
+      expect(held.size).toBe(h.sends());
+      expect([...held.values()].every((r) => r.state !== 'pending')).toBe(true);
+      h.landTap();
       const { records, writers } = h.db;
       expect(records.size).toBe(h.sends());
       const by = [...writers.values()].map((w) => w.join('+'));
-      expect(new Set(by)).toEqual(new Set([{ tapped: 'tap', untapped: 'worker', pending: 'tap+worker' }[mode]]));
-      expect(h.db.offered.length).toBe(mode === 'tapped' ? 0 : h.sends());
+      const expected = { tapped: 'pending+tap', late: 'pending+tap', untapped: 'pending+worker', unmarked: 'pending+worker' }[mode];
+      expect(new Set(by)).toEqual(new Set([expected]));
+      // The worker offers its finished copy only for sends the tap did not mark as taken.
+      expect(h.db.offered.length).toBe(mode === 'tapped' || mode === 'late' ? 0 : h.sends());
       expect([...records.values()].every((r) => r.session === 'capture' && r.source === 'console')).toBe(true);
-      if (mode !== 'tapped') expect([...records.values()].every((r) => r.state !== 'pending')).toBe(true);
+      expect([...records.values()].every((r) => r.state !== 'pending')).toBe(true);
       // The views name the stored records, with the right links.
       const round = (i: number) => records.get(v.rounds[i].recordId)!;
       expect(v.rounds.every((r) => records.has(r.recordId))).toBe(true);
@@ -140,8 +167,6 @@ describe('every Console send is stored exactly once', () => {
       expect(records.get(resent.recordId)).toMatchObject({ derivedFrom: v.rounds[0].recordId });
       const tamperSends = [...records.values()].filter((r) => r.derivedFrom === v.rounds[1].recordId);
       expect(tamperSends.length).toBeGreaterThan(4);
-      // The capture session the worker holds got them too.
-      expect((await h.models.get('capture')!).records.size).toBe(h.sends());
     });
   }
 
@@ -156,7 +181,7 @@ describe('every Console send is stored exactly once', () => {
       const stored = [...h.db.records.values()];
       expect(stored).toHaveLength(h.sends());
       expect(stored.every((r) => r.session === session.id && r.derivedFrom !== undefined && h.recordedIds.has(r.derivedFrom))).toBe(true);
-      expect([...h.db.writers.values()].every((w) => w.join() === (mode === 'tapped' ? 'tap' : 'worker'))).toBe(true);
+      expect([...h.db.writers.values()].every((w) => w.join('+') === (mode === 'tapped' ? 'pending+tap' : 'pending+worker'))).toBe(true);
     }
   });
 

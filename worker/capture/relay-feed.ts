@@ -1,11 +1,13 @@
-// The page's side of the relay: exchanges of external MCP clients (recorded by the dev
-// server's relay) are merged into IndexedDB and announced on the service worker's capture
-// channel, so they reach the analysis worker and the lists exactly like tapped ones.
-// Records are taken as they are: the only reading done here is the shared JSONL reader
-// (worker/capture/jsonl.ts), which checks each record's shape; nothing parses traffic.
+// The inspector's side of the relay, run by the analysis worker (the owner of capture
+// sessions): exchanges of external MCP clients (recorded by the dev server's relay) are
+// merged into IndexedDB, laid into the worker's session as written (`written`), and
+// announced on the capture channel for other tabs. Records are taken as they are: the
+// only reading done here is the shared JSONL reader, which checks each record's shape. The
+// backlog is read as it arrives, through the same streaming reader as a page import
+// (importCaptureStream), and stored in batches while the rest is still coming.
 //
 // Race, written down: the event stream vs the backlog. The relay files a record in its
-// JSONL only while no page listens, so this page must be counted BEFORE it drains the
+// JSONL only while no page listens, so this feed must be counted BEFORE it drains the
 // file: open /relay/api/events, wait for `open` (the relay counts the page when it sends
 // the stream's head), then POST /relay/api/backlog. What was filed before `open` is in the
 // drain; what happens after is pushed. The two overlap, in any order: the relay keeps
@@ -33,13 +35,15 @@
 // (quota) on that batch, acknowledges nothing, and the records come again on the next
 // drain (the next `open`), where merging makes the second copy harmless. Records pushed
 // over the stream are not acknowledged (the relay keeps no copy), so a batch storage
-// refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved`,
-// web/lib/held-exchanges.svelte.ts): shown, exported, and written on "Retry saving".
-import { readJsonl } from '../../worker/capture/jsonl.js';
-import { applyPush } from '../../worker/capture/relay-push.js';
-import type { ExchangeRecord } from '../../worker/protocol.js';
-import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../../worker/storage/index.js';
-import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
+// refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved` on
+// the capture channel, web/lib/held-exchanges.svelte.ts): shown, exported, and written on
+// "Retry saving".
+import type { ExchangeRecord } from '../protocol.js';
+import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
+import { importCaptureStream } from './import-stream.js';
+import { readJsonl } from './jsonl.js';
+import { applyPush } from './relay-push.js';
+import type { CaptureNotice } from './notices.js';
 
 /** The relay's page API (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
@@ -49,6 +53,30 @@ export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
 const DRAIN_HEADER = 'mrtr-drain';
 /** "1" when the relay left lines out of this batch: drain again once it is acknowledged. */
 const MORE_HEADER = 'mrtr-backlog-more';
+/** Backlog records stored per transaction while the drain is read. */
+const DRAIN_BATCH = 2000;
+
+/** The part of an EventSource the feed uses (injectable: Node has none by default). */
+export interface EventStream {
+  onopen: ((e: Event) => void) | null;
+  onmessage: ((e: MessageEvent<string>) => void) | null;
+  onerror: ((e: Event) => void) | null;
+  close(): void;
+}
+
+export interface RelayFeedDeps {
+  store: CaptureStore;
+  /** Opens the relay's event stream (an EventSource in the browser). */
+  openEvents: (url: string) => EventStream;
+  /** Defaults to the global fetch; relay paths are resolved against `base`. */
+  fetch?: typeof fetch;
+  /** The origin the relay paths are on (the worker's own location in the browser). */
+  base: string;
+  /** What was stored, as stored: the owner lays it into its session. */
+  written: (records: StoredExchange[]) => void;
+  /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
+  announce: (notice: CaptureNotice) => void;
+}
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -62,11 +90,33 @@ function errorInfo(err: unknown): StorageErrorInfo {
   return err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
 }
 
-/** Feeds relay captures into storage for as long as the page lives. */
+// The body of a response as text pieces, decoded as one UTF-8 stream.
+async function* textPieces(body: ReadableStream<Uint8Array>, keep: string[]): AsyncIterable<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
+      keep.push(text);
+      yield text;
+    }
+    const rest = decoder.decode();
+    if (rest) {
+      keep.push(rest);
+      yield rest;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Feeds relay captures into storage for as long as the worker lives. */
 export class RelayFeed {
-  readonly #store = new CaptureStore();
-  readonly #channel = new BroadcastChannel(CAPTURE_CHANNEL);
-  #source: EventSource | null = null;
+  readonly #deps: RelayFeedDeps;
+  readonly #fetch: typeof fetch;
+  #source: EventStream | null = null;
   /** Newest copy per id not yet written; filled while a write is in flight. */
   #pending = new Map<string, ExchangeRecord>();
   /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
@@ -78,15 +128,20 @@ export class RelayFeed {
   #drainAgain = false;
   #stopped = false;
 
+  constructor(deps: RelayFeedDeps) {
+    this.#deps = deps;
+    this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+  }
+
   /** Opens the event stream; the backlog is drained on each `open`. */
   start(): void {
-    const source = new EventSource(RELAY_EVENTS);
+    const source = this.#deps.openEvents(new URL(RELAY_EVENTS, this.#deps.base).href);
     this.#source = source;
     source.onopen = () => {
       this.#live.clear();
       this.#drain();
     };
-    source.onmessage = (e: MessageEvent<string>) => this.#take(e.data);
+    source.onmessage = (e) => this.#take(e.data);
     // A CLOSED stream means no relay answered with an event stream (a static build served
     // without the dev server): there is nothing to feed, and direct capture still works.
     // Network drops leave it CONNECTING, and it comes back by itself.
@@ -99,8 +154,11 @@ export class RelayFeed {
     this.#source?.close();
     this.#source = null;
     this.#live.clear();
-    this.#channel.close();
-    this.#store.close();
+  }
+
+  /** Resolves once no drain and no write is in flight (tests and benches). */
+  async idle(): Promise<void> {
+    while (this.#draining || this.#writing) await (this.#draining ?? this.#writing);
   }
 
   // One push: the record so far or what is new, checked by the shared reader (bad shapes,
@@ -138,32 +196,42 @@ export class RelayFeed {
 
   // Resolves true when the batch was acknowledged and the relay holds more.
   async #drainOnce(): Promise<boolean> {
-    let text: string;
+    const url = (path: string) => new URL(path, this.#deps.base).href;
+    const ids: string[] = [];
+    let all = true;
+    // Each batch read is stored before the next is read: storage paces the reading.
+    const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
+      if (!records.length) return;
+      for (const r of records) {
+        ids.push(r.id);
+        this.#add(r);
+      }
+      // All queued before the loop is kicked, so one write holds them: its commit is what
+      // the acknowledgement vouches for (see "Acknowledgement" above).
+      const stored = this.#written();
+      this.#kick();
+      if (!(await stored)) all = false;
+    };
     let drain: string | null;
     let more: boolean;
     try {
-      const res = await fetch(RELAY_BACKLOG, { method: 'POST' });
-      if (!res.ok) return false;
+      const res = await this.#fetch(url(RELAY_BACKLOG), { method: 'POST' });
+      if (!res.ok || !res.body) return false;
       drain = res.headers.get(DRAIN_HEADER);
       more = res.headers.get(MORE_HEADER) === '1';
-      text = await res.text();
+      const text: string[] = [];
+      const end = await importCaptureStream(textPieces(res.body, text), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
+      // Unusual text the streaming reader declines: the whole of it through the careful reader.
+      if (end.kind !== 'done') await store(readJsonl(text.join('')).exchanges);
     } catch {
       return false; // the relay went away mid-drain; its next `open` drains again
     }
-    // Later lines for an id replace earlier ones; records come in first-appearance order.
-    const records = readJsonl(text).exchanges;
-    if (records.length === 0) return false;
-    // All queued before the loop is kicked, so one batch holds them all: its commit is
-    // what the acknowledgement vouches for (see "Acknowledgement" above).
-    for (const r of records) this.#add(r);
-    const stored = this.#written();
-    this.#kick();
-    if (!(await stored) || !drain) return false;
+    if (ids.length === 0 || !all || !drain) return false;
     try {
-      const ack = await fetch(RELAY_BACKLOG_ACK, {
+      const ack = await this.#fetch(url(RELAY_BACKLOG_ACK), {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ drain, ids: records.map((r) => r.id) }),
+        body: JSON.stringify({ drain, ids: [...new Set(ids)] }),
       });
       return ack.ok && more;
     } catch {
@@ -201,6 +269,7 @@ export class RelayFeed {
 
   // One transaction at a time, so writes land in order; each takes everything pending.
   async #write(): Promise<void> {
+    const store = this.#deps.store;
     while (this.#pending.size && !this.#stopped) {
       // Stable sort by start time: new ids get their session `seq` in the order the
       // clients sent them, whether they came from the backlog or the stream.
@@ -210,11 +279,12 @@ export class RelayFeed {
       let session: string | null = null;
       try {
         // The session the service worker records into, re-read per batch so a switch of
-        // session (settings) is followed as the worker follows it.
-        session = (await this.#store.currentSession()).id;
-        const written = await this.#store.mergeExchanges(session, batch);
+        // session (settings) is followed as the service worker follows it.
+        session = (await store.currentSession()).id;
+        const written = await store.mergeExchanges(session, batch);
         for (const w of waiters) w(true);
-        for (const r of written) this.#announce(noticeFor(r));
+        if (written.length) this.#deps.written(written);
+        for (const r of written) this.#deps.announce(noticeFor(r));
       } catch (err) {
         for (const w of waiters) w(false);
         // As the tap does: storage refused (quota), so each record goes to the page's
@@ -223,26 +293,11 @@ export class RelayFeed {
         // With no session to file them under (the settings read itself failed), one
         // notice says "Capture not saved" and later copies are tried again as they come.
         const error = errorInfo(err);
-        if (session === null) this.#announce({ type: 'storage-error', id: batch[0]!.id, error });
-        else for (const r of batch) this.#announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
+        if (session === null) this.#deps.announce({ type: 'storage-error', id: batch[0]!.id, error });
+        else for (const r of batch) this.#deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       }
     }
     // Stopped with records pending: nobody will write them.
     if (this.#stopped) for (const w of this.#waiters.splice(0)) w(false);
   }
-
-  #announce(notice: CaptureNotice): void {
-    try {
-      this.#channel.postMessage(notice);
-    } catch {
-      // Closed channel (the page is going away): IndexedDB is the record, notices are hints.
-    }
-  }
-}
-
-/** Starts the feed for this page (call once, at page start). */
-export function startRelayFeed(): RelayFeed {
-  const feed = new RelayFeed();
-  feed.start();
-  return feed;
 }

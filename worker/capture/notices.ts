@@ -1,0 +1,31 @@
+// What the capture service worker (and the relay feed) announce on one BroadcastChannel after
+// each committed write. The analysis worker listens and is the only reader that acts on them
+// (it owns the sessions); the page listens only for what it keeps itself (held exchanges it
+// must not lose, storage errors it must show). Types and one constant: every host imports it.
+import type { StorageErrorInfo } from '../storage/index.js';
+import type { UnsavedExchange } from '../view/session-model.js';
+
+/** The BroadcastChannel captures are announced on. */
+export const CAPTURE_CHANNEL = 'mrtr-capture';
+
+/**
+ * A small notice, posted after the matching IndexedDB write committed: readers fetch the
+ * record by id. `seq` is the exchange's position in its session.
+ */
+export type CaptureNotice =
+  | { type: 'exchange-start' | 'exchange-head' | 'exchange-events' | 'exchange-end'; id: string; seq?: number }
+  | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
+  /**
+   * A write of this exchange failed (storage full, or any storage error), so IndexedDB does
+   * not hold it as it stands. `record` is the whole exchange as far as it got (`seq` only
+   * when an earlier step was stored); it is posted again after every later step, the last
+   * copy being the most complete. The page keeps it in memory until "Retry saving" writes it.
+   */
+  | { type: 'exchange-unsaved'; id: string; seq?: number; record: UnsavedExchange; error: StorageErrorInfo };
+
+/** The part of a BroadcastChannel the owner uses (Node's and the browser's both fit). */
+export interface NoticeChannel {
+  postMessage(notice: CaptureNotice): void;
+  onmessage: ((e: MessageEvent<CaptureNotice>) => void) | null;
+  close(): void;
+}

@@ -1,0 +1,112 @@
+// The analysis worker as the one owner of capture sessions: it hears the capture channel
+// itself, reads each announced exchange once, lays it into the session it belongs to, and
+// tells the page which sessions changed, so the page only re-reads its view. Records written
+// here in the worker (relay feed, Console sends) come in through `apply`, with no re-read.
+//
+// Race, written down: several notices come per exchange, in bursts; ids are collected and
+// read by one pass at a time, and a notice during a pass schedules exactly one more. A
+// session whose model is not loaded is only reported: its first read loads it from storage.
+// A Console send is laid in from the Console's own copy as soon as its answer is in, while
+// the tap may still be writing its copy under the same id; a stored copy that is behind the
+// one held (an earlier stage, fewer events) is therefore not laid over it, the tap's final
+// copy replaces it once written.
+import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
+import type { CaptureNotice, NoticeChannel } from '../capture/notices.js';
+import type { SessionModel } from './session-model.js';
+
+export interface CaptureOwnerDeps {
+  store: Pick<CaptureStore, 'getExchange'>;
+  sessions: Map<string, Promise<SessionModel>>;
+  /** Schedules the analysis of a session that changed. */
+  analyseSoon: (session: string) => void;
+}
+
+/** Told which sessions changed, once the worker holds the change. */
+export type CaptureListener = (sessions: string[]) => void | Promise<void>;
+
+export class CaptureOwner {
+  readonly #deps: CaptureOwnerDeps;
+  readonly #ids = new Set<string>();
+  #reading: Promise<void> | null = null;
+  #listener: CaptureListener | null = null;
+  #channel: NoticeChannel | null = null;
+
+  constructor(deps: CaptureOwnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Listens on the capture channel (once; a second call replaces the first channel). */
+  hear(channel: NoticeChannel): void {
+    this.#channel?.close();
+    this.#channel = channel;
+    channel.onmessage = (e) => this.notice(e.data);
+  }
+
+  /** Posts a notice for the other listeners (other tabs' workers, the page); never to this owner. */
+  announce(notice: CaptureNotice): void {
+    try {
+      this.#channel?.postMessage(notice);
+    } catch {
+      // A closed channel (the worker is going away): IndexedDB is the record, notices are hints.
+    }
+  }
+
+  /** The page's listener (one per page; a restarted worker gets it again). */
+  listen(listener: CaptureListener | null): void {
+    this.#listener = listener;
+  }
+
+  /** One notice from the channel: committed writes are read and laid in. */
+  notice(n: CaptureNotice): void {
+    if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.id === undefined) return; // the page keeps those
+    this.#ids.add(n.id);
+    this.#reading ??= this.#readAll().finally(() => {
+      this.#reading = null;
+      if (this.#ids.size) this.notice({ type: 'exchange-end', id: [...this.#ids][0]! });
+    });
+  }
+
+  /** Records written in this worker (they are what storage now holds, or the Console's copy). */
+  async apply(records: readonly StoredExchange[]): Promise<void> {
+    const bySession = new Map<string, StoredExchange[]>();
+    for (const r of records) {
+      const list = bySession.get(r.session);
+      if (list) list.push(r);
+      else bySession.set(r.session, [r]);
+    }
+    for (const [session, list] of bySession) {
+      const model = await this.#deps.sessions.get(session)?.catch(() => null);
+      if (model) {
+        const fresh = list.filter((r) => {
+          const have = model.records.get(r.id);
+          return !have || have === r || !supersedes(have, r);
+        });
+        if (fresh.length) {
+          model.put(fresh);
+          this.#deps.analyseSoon(session);
+        }
+      }
+    }
+    if (bySession.size) this.#tell([...bySession.keys()]);
+  }
+
+  /** Resolves once every notice heard so far is laid in. */
+  async settled(): Promise<void> {
+    while (this.#reading) await this.#reading;
+  }
+
+  async #readAll(): Promise<void> {
+    while (this.#ids.size) {
+      const ids = [...this.#ids];
+      this.#ids.clear();
+      const got = await Promise.all(ids.map((id) => this.#deps.store.getExchange(id).catch(() => undefined)));
+      await this.apply(got.filter((r): r is StoredExchange => r !== undefined));
+    }
+  }
+
+  #tell(sessions: string[]): void {
+    // A page that went away: its listener (a comlink proxy) is gone with it.
+    const l = this.#listener;
+    if (l) void Promise.resolve().then(() => l(sessions)).catch(() => undefined);
+  }
+}
