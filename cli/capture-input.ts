@@ -75,7 +75,11 @@ export async function readCapture(
     imported = importCapture(text, { allowPartial });
     if (imported.ok && onRecord) imported.exchanges.forEach(onRecord);
   }
-  if (!imported.ok) return { ok: false, message: `${path}: ${imported.error.message}${imported.error.where ? ` (at ${imported.error.where})` : ''}` };
+  if (!imported.ok) {
+    // The worker's message says what is readable; how to import it anyway is this host's to say.
+    const how = imported.skipped.length || /can be imported/.test(imported.error.message) ? ' Pass --allow-partial to import them.' : '';
+    return { ok: false, message: `${path}: ${imported.error.message}${how}${imported.error.where ? ` (at ${imported.error.where})` : ''}` };
+  }
   for (const s of imported.skipped) say(`skipped ${s.where}: ${s.message}`);
   return imported;
 }

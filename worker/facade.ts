@@ -29,6 +29,7 @@ import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
 import { createImportApi } from './view/import-api.js';
 import { findingsSummary, type FindingsSummary } from './view/findings-summary.js';
+import { withoutCaptureExt } from './export/file-name.js';
 import type { Answer } from './view/types.js';
 import type {
   ConversationList, ConversationView, ListUpdate, ExchangeView, ImportAnswer, KeyInfo, RuleInfo, SessionInfo,
@@ -314,7 +315,7 @@ const api = {
       const sanitize = !opts.keepSecrets;
       const secrets = keyring.secretsForRedaction();
       const text = opts.format === 'har' ? exportHar(records, { sanitize, secrets }) : exportJsonl(records, { sanitize, secrets });
-      return { text, count: records.length, fileName: `${safeName(opts.name ?? 'capture')}.${opts.format === 'har' ? 'har' : 'jsonl'}` };
+      return { text, count: records.length, fileName: `${safeName(withoutCaptureExt(opts.name ?? 'capture'))}.${opts.format === 'har' ? 'har' : 'jsonl'}` };
     });
   },
 
@@ -322,7 +323,7 @@ const api = {
   exportSarif(session: string, opts: { filter?: string; name?: string } = {}): Promise<Answer<{ text: string; count: number; fileName: string }>> {
     return guard(async () => {
       const { findings } = recordsOf(await builtOf(session), opts.filter ?? '');
-      const name = safeName(opts.name ?? 'capture');
+      const name = safeName(withoutCaptureExt(opts.name ?? 'capture'));
       return { text: JSON.stringify(sarifReport(findings, ALL_RULES, name, VERSION), null, 2), count: findings.length, fileName: `${name}.sarif` };
     });
   },

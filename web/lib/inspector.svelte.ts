@@ -22,6 +22,7 @@ import { AnalysisClient, AnalysisWorkerDied, type Analysis } from './analysis-cl
 import { callTool, DEMO_ENDPOINT, DEMO_TOOL } from './demo-call.js';
 import { Devtools } from './devtools.svelte.js';
 import { HeldExchanges } from './held-exchanges.svelte.js';
+import { Notices, type Notice, type NoticeKind } from './notices.svelte.js';
 import { SwLink } from './sw-link.js';
 import { Transfer } from './transfer.svelte.js';
 
@@ -36,7 +37,7 @@ export interface StdioTarget { id: string; name: string; url: string }
 
 export class Inspector {
   #status = $state<CaptureStatus>('starting');
-  #notices = $state<string[]>([]);
+  readonly #notices = new Notices();
   #targets = $state.raw<TargetRecord[]>([]);
   #exchanges = $state.raw<ExchangeSummary[]>([]);
   #sessions = $state.raw<SessionInfo[]>([]);
@@ -72,7 +73,7 @@ export class Inspector {
   #unguard: (() => void) | null = null;
 
   get status(): CaptureStatus { return this.#status; }
-  get notices(): readonly string[] { return this.#notices; }
+  get notices(): readonly Notice[] { return this.#notices.items; }
   get targets(): readonly TargetRecord[] { return this.#targets; }
   get exchanges(): readonly ExchangeSummary[] { return this.#exchanges; }
   get sessions(): readonly SessionInfo[] { return this.#sessions; }
@@ -235,18 +236,19 @@ export class Inspector {
     });
   }
 
-  dismiss(index: number): void {
-    this.#notices = this.#notices.filter((_, i) => i !== index);
+  dismiss(id: number): void {
+    this.#notices.dismiss(id);
   }
 
-  say(message: string): void {
-    this.#notices = [...this.#notices, message];
+  /** A notice under the toolbar; unless told otherwise it is a warning (something went wrong). */
+  say(message: string, kind?: NoticeKind): void {
+    this.#notices.say(message, kind);
   }
 
   /** Shows the outcome of an import. */
   reportImport(a: Extract<ImportAnswer, { ok: true }>, fileName: string): void {
     const skipped = a.skipped.length ? `; skipped ${a.skipped.length}: ${a.skipped.slice(0, 3).map((s) => `${s.where} (${s.message})`).join('; ')}` : '';
-    this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`);
+    this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`, a.skipped.length ? 'warning' : 'success');
   }
 
   /** Re-reads the lists from the analysis worker. */

@@ -65,7 +65,7 @@ export class Transfer {
     const p = this.#partial;
     this.#partial = null;
     if (!p || !yes) {
-      if (p) this.#app.say(`Nothing imported from ${p.fileName}.`);
+      if (p) this.#app.say(`Nothing imported from ${p.fileName}.`, 'info');
       return;
     }
     this.#busy = true;
@@ -96,12 +96,12 @@ export class Transfer {
       this.#progress = null;
     }
     if (!got.ok) {
-      this.#app.say(`Import failed: ${got.error.message}`);
+      this.#app.say(`Import failed: ${got.error.message}`, 'error');
       return;
     }
     const a = got.value;
     if (a.ok) {
-      if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`);
+      if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`, 'info');
       else this.#app.reportImport(a, fileName);
       if (shown === a.session.id && this.#app.viewing === shown) {
         await this.#app.loadSessions();
@@ -112,14 +112,14 @@ export class Transfer {
       return;
     }
     if (a.cancelled) {
-      this.#app.say(`Import of ${fileName} cancelled; nothing was stored.`);
+      this.#app.say(`Import of ${fileName} cancelled; nothing was stored.`, 'info');
       return;
     }
     if (a.readable !== null && a.readable > 0) {
       this.#partial = { fileName, file, message: a.message, skipped: a.skipped, readable: a.readable };
       return;
     }
-    this.#app.say(`${fileName} could not be imported: ${a.message}`);
+    this.#app.say(`${fileName} could not be imported: ${a.message}`, 'error');
   }
 
   /** Saves the session (or the filtered view) as HAR or JSONL. */
@@ -129,7 +129,7 @@ export class Transfer {
     if (!api || !s) return;
     const filter = scope === 'filtered' ? this.#app.view.filter : '';
     const got = await api.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
-    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`);
+    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
   }
 
@@ -138,7 +138,7 @@ export class Transfer {
     const s = this.#app.session;
     if (!api || !s) return;
     const got = await api.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
-    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`);
+    if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
 

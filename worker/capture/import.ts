@@ -54,8 +54,8 @@ export function finish(
     const first = skipped[0];
     const message = first
       ? `${skipped.length} of ${total} ${noun} could not be read; the first: ${first.where}: ${first.message}. `
-        + `Pass allowPartial to import the other ${exchanges.length}${damage ? ` (also, ${damage.text})` : ''}.`
-      : `${damage!.text}. All ${exchanges.length} ${noun} before it are readable; pass allowPartial to import them.`;
+        + `The other ${exchanges.length} can be imported without ${skipped.length === 1 ? 'it' : 'them'}${damage ? ` (also, ${damage.text})` : ''}.`
+      : `${damage!.text}. All ${exchanges.length} ${noun} before it are readable and can be imported.`;
     return { ok: false, format, error: { message, where: first ? first.where : damage!.where }, skipped };
   }
   if (damage) notes.push(`${damage.text}; it was ignored.`);

@@ -27,7 +27,7 @@ describe('mrtr-inspector lint on damaged captures', () => {
     const r = cli('lint', `${FIX}/truncated.har`);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^mrtr-inspector: test\/fixtures\/hostile\/truncated\.har: 1 of 3 entries could not be read; the first: log\.entries\[2\]: the file is cut off or broken inside this entry \(line \d+, column \d+: .*\).*Pass allowPartial to import the other 2\. \(at log\.entries\[2\]\)\n$/);
+    expect(r.stderr).toMatch(/^mrtr-inspector: test\/fixtures\/hostile\/truncated\.har: 1 of 3 entries could not be read; the first: log\.entries\[2\]: the file is cut off or broken inside this entry \(line \d+, column \d+: .*\).*The other 2 can be imported without it\. Pass --allow-partial to import them\. \(at log\.entries\[2\]\)\n$/);
   });
 
   it('imports the complete entries of a cut HAR with --allow-partial and lists the skipped entry on stderr', () => {
