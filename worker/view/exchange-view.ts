@@ -12,17 +12,23 @@ export const BODY_MAX = 64 * 1024;
 export function bodyView(raw: string, max = BODY_MAX): BodyView {
   let text = raw;
   let json = false;
+  let value: unknown;
   const first = raw.trimStart()[0];
   if ((first === '{' || first === '[') && raw.length <= 8 * 1024 * 1024) {
     try {
-      text = JSON.stringify(JSON.parse(raw), null, 2);
+      value = JSON.parse(raw);
+      text = JSON.stringify(value, null, 2);
       json = true;
     } catch {
       // Not JSON (or too deep): shown as sent.
     }
   }
   const truncated = text.length > max;
-  return { text: truncated ? text.slice(0, max) : text, length: text.length, truncated, json };
+  const view: BodyView = { text: truncated ? text.slice(0, max) : text, length: text.length, truncated, json };
+  // The parsed value goes along only when the whole body is shown: the page's tree draws it
+  // without parsing traffic itself, and a cut body stays text.
+  if (json && !truncated) view.value = value;
+  return view;
 }
 
 function firstRequest(d: DecodedExchange): RpcMessage | undefined {

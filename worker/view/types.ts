@@ -162,6 +162,8 @@ export interface BodyView {
   length: number;
   truncated: boolean;
   json: boolean;
+  /** The parsed body, when it is JSON and shown whole (drawn as a tree by the page). */
+  value?: unknown;
 }
 
 export interface EventView {

@@ -1,0 +1,51 @@
+// Detail views: every JSON value (bodies, token payloads, results) is one collapsible tree
+// with search and copy-path, and a form preview in the thread shows what was answered.
+import { expect, test } from './fixtures.ts';
+
+test('a JSON body is a tree: branches fold, search opens the branch that holds a hit, a node copies its path', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await inspector.conversationRow('setup_wizard').click();
+  await page.getByTestId('round').nth(3).getByRole('button').first().click();
+  await page.getByTestId('tab-response').click();
+  const tree = page.getByTestId('body-tree');
+  await expect(tree).toBeVisible();
+  // Syntax colour: the result's text is a string node, its path written as the diffs write it.
+  const text = tree.locator('[data-path="result.content[0].text"]');
+  await expect(text.locator('.string')).toContainText('Created workspace');
+  // Folding the result hides it; a search for a word inside opens it again and counts the hit.
+  await tree.getByRole('button', { name: 'Collapse result', exact: true }).click();
+  await expect(text).toHaveCount(0);
+  await expect(tree.locator('[data-path="result"]')).toContainText('"result": {3 keys}');
+  await tree.getByTestId('json-search').fill('acme');
+  await expect(tree.getByTestId('json-hits')).toHaveText('1 match');
+  await expect(text).toHaveClass(/hit/);
+  // Copy path (the clipboard may be refused in a test browser; the path is shown either way).
+  await text.hover();
+  await text.getByTestId('copy-path').click();
+  await expect(tree.getByTestId('json-copied')).toContainText('result.content[0].text');
+});
+
+test('the token payload and a round result are drawn by the same tree', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await inspector.conversationRow('setup_wizard').click();
+  await page.getByTestId('round').nth(2).getByRole('button').first().click();
+  await page.getByTestId('tab-state').click();
+  const payload = page.getByTestId('token').first().getByTestId('token-payload');
+  await expect(payload.locator('[data-path="answers.name"] .string')).toHaveText('"Acme Labs"');
+  const last = page.getByTestId('round').nth(3);
+  await last.locator('summary', { hasText: 'result' }).click();
+  await expect(last.getByTestId('result-tree').locator('[data-path="content[0].type"]')).toContainText('"text"');
+});
+
+test('a form preview in the thread shows the values the next round sent, not the first option', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await inspector.conversationRow('setup_wizard').click();
+  const rounds = page.getByTestId('round');
+  const name = rounds.nth(0).locator('[data-testid="form-field"][data-field="name"]');
+  await expect(name.locator('input')).toHaveValue('Acme Labs');
+  const plan = rounds.nth(1).locator('[data-testid="form-field"][data-field="plan"]');
+  await expect(plan).toHaveAttribute('data-sent', 'pro');
+  await expect(plan.locator('select')).toHaveValue('pro');
+  await expect(rounds.nth(2).locator('[data-testid="form-field"][data-field="confirm"] input[type="checkbox"]')).toBeChecked();
+  await expect(rounds.nth(1).getByTestId('answer-action')).toHaveText('✔ answered: accepted');
+});
