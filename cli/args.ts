@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { parseReplayCommand, REPLAY_USAGE, unexpectedArguments, type ReplayCommand } from './replay.js';
 import { parseWrapCommand, WRAP_USAGE, type WrapCommand } from './wrap/wrap-args.js';
 import { defaultJsonlPath } from '../server/relay/capture-path.js';
+import { parseServeCommand, SERVE_USAGE, type ServeCommand } from './serve-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -12,9 +13,11 @@ export type Command =
   | { kind: 'lint'; path: string; keys: string[]; format: OutputFormat; maxRounds: number; ttlBound: number; allowPartial: boolean; output?: string; color?: boolean }
   | ReplayCommand
   | WrapCommand
+  | ServeCommand
   | { kind: 'usage-error'; message: string };
 
-export const USAGE = `Usage: mrtr-inspector lint <capture.har|capture.jsonl> [options]
+export const USAGE = `Usage: mrtr-inspector [serve] [--port N] [--no-demo] [--open] [--target URL]
+       mrtr-inspector lint <capture.har|capture.jsonl> [options]
        mrtr-inspector replay <capture.har|capture.jsonl> --target <url> [options]
        mrtr-inspector wrap [--name NAME] [--serve] -- <stdio server command…>
 
@@ -34,7 +37,7 @@ Options:
   --help               print this help
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
-${REPLAY_USAGE}${WRAP_USAGE}`;
+${SERVE_USAGE}${REPLAY_USAGE}${WRAP_USAGE}`;
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
   if (v === undefined) return dflt;
@@ -45,7 +48,7 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
 /** The command word, found the way parseArgs would (string options consume their values). */
 function commandWord(argv: readonly string[]): string | undefined {
   try {
-    const strings = ['key', 'format', 'max-rounds', 'ttl-bound', 'output', 'target', 'ignore', 'conversation', 'timeout'];
+    const strings = ['port', 'key', 'format', 'max-rounds', 'ttl-bound', 'output', 'target', 'ignore', 'conversation', 'timeout'];
     const options = Object.fromEntries(strings.map((o) => [o, { type: 'string' as const }]));
     return parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { ...options, output: { type: 'string', short: 'o' } } }).positionals[0];
   } catch {
@@ -61,7 +64,10 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
     const wrap = parseWrapCommand(argv, env, defaultJsonlPath());
     return typeof wrap === 'string' ? { kind: 'usage-error', message: wrap } : wrap;
   }
-  if (commandWord(argv) === 'replay') return parseReplayCommand(argv);
+  const word = commandWord(argv);
+  if (word === 'replay') return parseReplayCommand(argv);
+  // No command is the server, unless the only ask is help or the version.
+  if (word === 'serve' || (word === undefined && !argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a)))) return parseServeCommand(argv, env);
   let parsed;
   try {
     parsed = parseArgs({
@@ -89,7 +95,7 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
   // Not echoed when a key was given: it may be the tail of an unquoted key (see unexpectedArguments).
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "lint", "replay" and "wrap"` };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "serve" (the default), "lint", "replay" and "wrap"` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   const format = values.format ?? 'text';

@@ -20,6 +20,7 @@ import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
 import { runWrap } from './wrap/run-wrap.js';
 import { runServe } from './wrap/run-serve.js';
+import { runServeCommand } from './serve.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${terminalSafe(cmd.message)}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
     case 'wrap': return cmd.serve ? runServe(cmd) : runWrap(cmd);
+    case 'serve': return runServeCommand(cmd);
   }
 
   const keys = parseKeys(cmd.keys);

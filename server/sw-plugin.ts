@@ -7,8 +7,8 @@
 // worker script (it sends `Service-Worker: script`), is built with the build id
 // `<this build>~<name>`. Registering that URL from the page installs a new worker version
 // over the running one, as a redeploy would (test/e2e/fault-sw-update.spec.ts). It cannot
-// be reached in production: `npm start` and any static host serve the built dist/web/sw.js
-// (vite preview never runs configureServer), where the query is ignored. Cross-site pages
+// be reached in production: `npm start`, `npx mrtr-inspector` and any static host serve the
+// built dist/web/sw.js as a plain file (server/serve/static-files.ts), where the query is ignored. Cross-site pages
 // cannot use it either: they cannot register our scripts, and a fetch of theirs cannot set
 // `Service-Worker` without a preflight this server never grants.
 import { stat } from 'node:fs/promises';

@@ -11,6 +11,7 @@ import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, i
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
 import { ensurePrivateDir } from './private-files.js';
+import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
@@ -207,7 +208,7 @@ export function createRelay(opts: RelayOptions): Relay {
       if (final) ingestedSeq.delete(record.id);
       deliver(record, final ? 'end' : 'request', true);
     },
-    relayUrl: (req, targetId) => `${ownOrigin(req)}/relay/${token}/${encodeURIComponent(targetId)}`,
+    relayUrl: (req, targetId) => relayMcpUrl(ownOrigin(req), token, targetId),
     route(req, targetId, query) {
       if (targetId === DEMO_TARGET_ID) {
         // In-process: no loopback hop, and no dependence on knowing our own port.
@@ -255,8 +256,9 @@ export function createRelay(opts: RelayOptions): Relay {
     const [given, targetId, ...rest] = segments;
     if (!given) return refuse(res, 403, DENIED_TOKEN);
     if (!tokenMatches(token, given)) return refuse(res, 403, targetId === undefined ? DENIED_TOKEN : WRONG_TOKEN);
-    if (targetId === undefined || rest.length > 0) {
-      return refuse(res, 404, 'Relay URLs have the form /relay/<token>/<target>, with the target id as the last segment.');
+    // `/mcp` may follow the target: clients guess the transport from a URL's `/mcp` ending.
+    if (targetId === undefined || rest.length > 1 || (rest.length === 1 && rest[0] !== 'mcp')) {
+      return refuse(res, 404, 'Relay URLs have the form /relay/<token>/<target>/mcp (or /relay/<token>/<target>).');
     }
     const route = ctx.route(req, targetId, query);
     if (!route) {
@@ -321,19 +323,7 @@ export function createRelay(opts: RelayOptions): Relay {
       });
     },
     pages: () => pages.size,
-    banner(port) {
-      const origin = `http://127.0.0.1:${port}`;
-      return [
-        '',
-        `  mrtr-inspector`,
-        `  Inspector:   ${origin}/`,
-        `  Relay URL:   ${origin}/relay/${token}/<target>   (e.g. ${origin}/relay/${token}/demo)`,
-        `  Demo MCP:    ${origin}/demo/mcp`,
-        `  Captures:    ${jsonlPath}   (written while no inspector page is open)`,
-        `  Stdio:       MRTR_INSPECTOR_URL=${origin} MRTR_RELAY_TOKEN=${token} mrtr-inspector wrap -- <server command>`,
-        '',
-      ].join('\n');
-    },
+    banner: (port) => inspectorBanner({ port, token, jsonlPath, demo: true }),
     async close() {
       // Shutdown cuts open streams; their end would otherwise race the final flush below.
       for (const r of [...active]) r.fail('aborted', 'The inspector server shut down while the exchange was open.');

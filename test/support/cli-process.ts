@@ -32,12 +32,12 @@ function newest(dir: string): number {
 }
 
 /**
- * Builds the CLI when dist/ is older than its sources (cli/, worker/ and the relay code it
+ * Builds the CLI when dist/ is older than its sources (cli/, worker/ and the server code it
  * shares). Only when stale: test files may run at once, and a rebuild under a running CLI
  * could show it a half-written file.
  */
 export function buildCliIfStale(): void {
   let built = 0;
   try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
-  if (built < Math.max(newest('cli'), newest('worker'), newest('server/relay'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
+  if (built < Math.max(newest('cli'), newest('worker'), newest('server'))) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
 }

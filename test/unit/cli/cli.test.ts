@@ -129,6 +129,6 @@ describe('mrtr-inspector lint', () => {
     expect(cli('--version').stdout.trim()).toBe(pkg.version);
     const help = cli('--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Usage: mrtr-inspector lint');
+    expect(help.stdout).toContain('mrtr-inspector lint <capture.har|capture.jsonl>');
   });
 });

@@ -103,7 +103,7 @@ describe('mrtr-inspector replay', () => {
     expect(lint.code).toBe(0);
     expect(JSON.parse(lint.stdout).summary.errors).toBe(0);
     const help = await runCli('--help');
-    expect(help.stdout).toContain('Usage: mrtr-inspector lint');
+    expect(help.stdout).toContain('mrtr-inspector lint <capture.har|capture.jsonl>');
     expect(help.stdout).toContain('mrtr-inspector replay <capture.har|capture.jsonl> --target <url>');
     expect((await runCli('lint', AUTO, '--target', demo.url)).code).toBe(2);
   });

@@ -47,10 +47,10 @@ describe('where relay captures go', () => {
     const info = await send(h.port, { path: '/relay/api/info', headers: { 'sec-fetch-site': 'same-origin' } });
     expect(info.json()).toEqual({
       version: 1,
-      relayUrl: `${h.origin}/relay/${TOKEN}/<target>`,
+      relayUrl: `${h.origin}/relay/${TOKEN}/<target>/mcp`,
       demoUrl: `${h.origin}/demo/mcp`,
       jsonlPath: h.jsonl,
-      targets: [{ id: 'demo', url: `${h.origin}/demo/mcp`, builtin: true, relayUrl: `${h.origin}/relay/${TOKEN}/demo` }],
+      targets: [{ id: 'demo', url: `${h.origin}/demo/mcp`, builtin: true, relayUrl: `${h.origin}/relay/${TOKEN}/demo/mcp` }],
     });
     const crossSite = await send(h.port, { path: '/relay/api/info', headers: { 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.status).toBe(403);
