@@ -4,6 +4,8 @@
 // burst is over the budget is free again.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeRecorder } from '../../../server/relay/exchange-recorder.js';
+import { RecordingBudget } from '../../../server/relay/recording-budget.js';
 import { eventually, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
 
 const MiB = 1024 * 1024;
@@ -52,5 +54,27 @@ describe('the relay recording budget', () => {
     await eventually(async () => parseJsonl(await readFile(h.jsonl, 'utf8')).records.at(-1)!.state === 'complete', 20_000);
     expect(last.request.body?.startsWith('{"pad":"g')).toBe(true);
     expect(last.request.truncated).toBeUndefined();
+  });
+});
+
+describe('a recorder sharing the budget', () => {
+  it('stops recording a response that does not fit, marks it with the size, and gives its bytes back at the end', () => {
+    const budget = new RecordingBudget(1000);
+    const start = (id: string) => ({ id, seq: 0, startedAt: 1, method: 'POST', url: 'http://t/mcp', headers: [] });
+    const head = new Response(null, { headers: { 'content-type': 'application/json' } });
+    const first = new ExchangeRecorder(start('a'), () => undefined, 4096, budget);
+    const second = new ExchangeRecorder(start('b'), () => undefined, 4096, budget);
+    first.head(head);
+    second.head(head);
+    first.chunk(new Uint8Array(800).fill(0x61));
+    second.chunk(new Uint8Array(100).fill(0x62));
+    second.chunk(new Uint8Array(300).fill(0x62));
+    second.end();
+    expect(second.record.response!.body).toBe('b'.repeat(100));
+    expect(second.record.response!.truncated).toEqual({ recordedBytes: 100, totalBytes: 400 });
+    expect(budget.held).toBe(800);
+    first.end();
+    expect(budget.held).toBe(0);
+    expect(first.record.response!.truncated).toBeUndefined();
   });
 });
