@@ -60,9 +60,14 @@ export class CaptureFile {
     return this.#ids.has(id) || this.#queued.has(id);
   }
 
-  /** Appends one record as one line (serialised now, so later mutation cannot leak in). */
+  /**
+   * Appends one record as one line. The line is made when its turn to be written comes, not
+   * now: a queue of lines would hold a copy of every body per step of every exchange (30
+   * parallel uploads held hundreds of MB of queued lines). A record that changed meanwhile
+   * is written as it then stands (a later step of the same exchange), and a line with a
+   * later line of the same id queued behind it is skipped, as the later one replaces it.
+   */
   append(record: ExchangeRecord): Promise<void> {
-    const line = JSON.stringify(record) + '\n';
     const id = record.id;
     this.#queued.set(id, (this.#queued.get(id) ?? 0) + 1);
     return this.#enqueue(async () => {
@@ -72,6 +77,8 @@ export class CaptureFile {
       if (left > 0) this.#queued.set(id, left);
       else this.#queued.delete(id);
       this.#ids.add(id);
+      if (left > 0) return;
+      const line = JSON.stringify(record) + '\n';
       try {
         // The folder was checked (ours, 0700) when the relay started; the file is opened
         // without following symlinks and must be ours (private-files.ts).

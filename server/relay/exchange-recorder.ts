@@ -1,6 +1,7 @@
 import type { BodyTruncation, ExchangeRecord, HeaderPair } from '../../worker/protocol.js';
 import { ResponseRecording } from '../../worker/capture/recording.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
+import type { RecordingBudget } from './recording-budget.js';
 
 /** Which step of an exchange a snapshot is: sinks treat per-event snapshots as cheap. */
 export type RecordStage = 'request' | 'head' | 'event' | 'end';
@@ -15,7 +16,11 @@ export interface ExchangeStart {
   method: string;
   url: string;
   headers: HeaderPair[];
-  body?: string;
+  /**
+   * The request body as recorded: the bytes themselves (the buffer that was forwarded, or
+   * its recorded start), decoded as UTF-8 whenever the record is written out.
+   */
+  body?: Uint8Array;
   /** The request body was cut to its first bytes for the record (see MAX_RECORDED_BYTES). */
   bodyTruncated?: BodyTruncation;
 }
@@ -53,10 +58,26 @@ export class ExchangeRecorder {
   #kept = 0;
   #full = false;
   readonly #limit: number;
+  readonly #budget: RecordingBudget | undefined;
+  /** Bytes taken from the budget, given back when the exchange ends. */
+  #taken = 0;
 
-  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void, limit = MAX_RECORDED_BYTES) {
+  /** `budget`: shared by all open exchanges; what does not fit in it is not recorded. */
+  constructor(init: ExchangeStart, emit: (record: ExchangeRecord, stage: RecordStage) => void, limit = MAX_RECORDED_BYTES, budget?: RecordingBudget) {
     this.#emit = emit;
     this.#limit = limit;
+    this.#budget = budget;
+    const request: ExchangeRecord['request'] = { method: init.method, url: init.url, headers: init.headers };
+    let bytes = init.body;
+    if (bytes && !this.#take(bytes.length)) {
+      init = { ...init, bodyTruncated: { recordedBytes: 0, totalBytes: init.bodyTruncated?.totalBytes ?? bytes.length } };
+      bytes = undefined;
+    }
+    // The record holds the body's bytes, not a decoded copy of them: its text exists only
+    // while a line or a push is being serialised (JSON.stringify reads the getter), so an
+    // upload is held once, as the buffer that was forwarded.
+    if (bytes) Object.defineProperty(request, 'body', { enumerable: true, get: () => new TextDecoder().decode(bytes) });
+    if (init.bodyTruncated) request.truncated = init.bodyTruncated;
     this.record = {
       v: PROTOCOL_VERSION,
       id: init.id,
@@ -65,7 +86,7 @@ export class ExchangeRecorder {
       source: 'relay',
       ...(init.client ? { client: init.client } : {}),
       startedAt: init.startedAt,
-      request: { method: init.method, url: init.url, headers: init.headers, ...(init.body !== undefined ? { body: init.body } : {}), ...(init.bodyTruncated ? { truncated: init.bodyTruncated } : {}) },
+      request,
       state: 'pending',
     };
     this.#emit(this.record, 'request');
@@ -90,6 +111,11 @@ export class ExchangeRecorder {
       bytes = bytes.subarray(0, this.#limit - this.#kept);
       this.#full = true;
     }
+    if (!this.#take(bytes.length)) {
+      // The relay holds all it may for recording: this one keeps what it has.
+      this.#full = true;
+      return;
+    }
     this.#kept += bytes.length;
     this.#recording?.chunk(bytes);
   }
@@ -104,9 +130,19 @@ export class ExchangeRecorder {
     this.#finish(state, error);
   }
 
+  #take(n: number): boolean {
+    if (!this.#budget || n === 0) return true;
+    if (!this.#budget.take(n)) return false;
+    this.#taken += n;
+    return true;
+  }
+
   #finish(state: 'complete' | 'aborted' | 'failed', error?: string): void {
     if (this.#done) return;
     this.#done = true;
+    // The finished record leaves the relay with this last step (pushed, or queued for the file).
+    this.#budget?.give(this.#taken);
+    this.#taken = 0;
     const end = this.#recording?.end(state, error);
     const res = this.record.response;
     if (end && res) {

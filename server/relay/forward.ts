@@ -43,8 +43,24 @@ const NEVER_RETURNED = new Set([
   'service-worker-allowed', 'clear-site-data', 'x-content-type-options', 'refresh', 'link',
 ]);
 
-/** Reads a node request body whole, or undefined when it is larger than `limit`. */
+/**
+ * Reads a node request body whole, or undefined when it is larger than `limit`. With a
+ * Content-Length (the usual case) the chunks are copied straight into one buffer of that
+ * size as they arrive, so the body is held once, not as chunks plus their concatenation.
+ */
 export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isSafeInteger(declared) && declared >= 0) {
+    if (declared > limit) return undefined;
+    // Node's parser never hands over more than the declared length.
+    const whole = new Uint8Array(declared);
+    let at = 0;
+    for await (const part of req) {
+      whole.set(part as Buffer, at);
+      at += (part as Buffer).length;
+    }
+    return at === declared ? whole : whole.slice(0, at);
+  }
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req) {
@@ -56,6 +72,22 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY): 
   const whole = Buffer.concat(parts, size);
   parts.length = 0;
   return new Uint8Array(whole.buffer, whole.byteOffset, whole.byteLength) as Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * A request body for fetch that is `bytes` itself. Given a Uint8Array, fetch copies it
+ * (the body is "extracted" as a copy); a stream that hands over the same buffer is sent as
+ * it is, and the explicit length keeps the request framed by Content-Length, not chunked.
+ */
+export function bodyOnce(bytes: Uint8Array, headers: Headers): { body: ReadableStream<Uint8Array>; duplex: 'half' } {
+  headers.set('content-length', String(bytes.length));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { body, duplex: 'half' };
 }
 
 /**

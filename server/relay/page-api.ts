@@ -12,7 +12,7 @@ import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 //   GET  info            version, relay URL template, capture path, targets
 //   GET  targets         the target list (demo first)
 //   PUT  targets         replace the user's targets with `[{ id, url }]` (POST works too)
-//   GET  events          text/event-stream; each event's data is one ExchangeRecord JSON
+//   GET  events          text/event-stream; each event's data is one RelayPush JSON (a record, then deltas)
 //   POST backlog         a bounded batch of the capture file's JSONL, a drain id in the
 //                        mrtr-drain header, mrtr-backlog-more: 1 when lines were left out
 //                        (GET works too); the file keeps every line until

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ExchangeStart } from './exchange-recorder.js';
 import { MAX_RECORDED_BYTES, pairsFromRaw, type ExchangeRecorder } from './exchange-recorder.js';
-import { describeError, downstreamHeaders, isUnrecordedRequestHeader, pipeResponse, readBody, upstreamHeaders, type Fetcher } from './forward.js';
+import { bodyOnce, describeError, downstreamHeaders, isUnrecordedRequestHeader, pipeResponse, readBody, upstreamHeaders, type Fetcher } from './forward.js';
 import { refuse } from './guards.js';
 
 /** Where one relayed request goes. */
@@ -50,15 +50,15 @@ export async function relayExchange(req: IncomingMessage, res: ServerResponse, r
   }
   const hasBody = method !== 'GET' && method !== 'HEAD' && bytes.length > 0;
   const limit = policy.maxRecordedBytes ?? MAX_RECORDED_BYTES;
-  const kept = bytes.length > limit ? bytes.subarray(0, limit) : bytes;
   const recorder = policy.record?.({
     startedAt,
     method,
     url: route.url,
     headers: pairsFromRaw(req.rawHeaders).filter((h) => !isUnrecordedRequestHeader(h.name)),
-    // Decoded only when recorded, and only as much as is recorded.
-    ...(hasBody ? { body: new TextDecoder().decode(kept) } : {}),
-    ...(hasBody && kept !== bytes ? { bodyTruncated: { recordedBytes: kept.length, totalBytes: bytes.length } } : {}),
+    // The record keeps the forwarded buffer itself; only a body past the limit has its
+    // start copied out, so the whole upload is not held for the life of the record.
+    ...(hasBody ? { body: bytes.length > limit ? bytes.slice(0, limit) : bytes } : {}),
+    ...(hasBody && bytes.length > limit ? { bodyTruncated: { recordedBytes: limit, totalBytes: bytes.length } } : {}),
   });
 
   // The client may give up while the target is still thinking: abort the upstream call.
@@ -69,11 +69,13 @@ export async function relayExchange(req: IncomingMessage, res: ServerResponse, r
   res.on('close', onEarlyClose);
   let upstream: Response;
   try {
+    const headers = upstreamHeaders(req.rawHeaders, policy.dropRequest);
     upstream = await route.fetch(
       new Request(route.url, {
         method,
-        headers: upstreamHeaders(req.rawHeaders, policy.dropRequest),
-        ...(hasBody ? { body: bytes } : {}),
+        headers,
+        // The one buffer read above goes upstream as it is (see bodyOnce).
+        ...(hasBody ? bodyOnce(bytes, headers) : {}),
         redirect: 'manual',
         signal: abort.signal,
       }),

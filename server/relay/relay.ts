@@ -10,6 +10,7 @@ import { ExchangeRecorder, MAX_RECORDED_BYTES, type ExchangeStart, type RecordSt
 import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, isPageLoad, ownOrigin, pageCookie, pageOriginProblem, pageSecretProblem, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
 import { PageHub } from './page-hub.js';
+import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from './recording-budget.js';
 import { ensurePrivateDir } from './private-files.js';
 import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
@@ -43,6 +44,8 @@ export interface RelayOptions {
   maxPageBuffer?: number;
   /** Relayed exchanges open at once; more are refused with 503 (default 64). */
   maxConcurrent?: number;
+  /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
+  maxRecordingBytes?: number;
 }
 
 /** Pushes of one streaming exchange to pages are at most this often (the last always goes). */
@@ -139,6 +142,7 @@ export function createRelay(opts: RelayOptions): Relay {
   const pages = new PageHub(opts.maxPageBuffer);
   const maxRecorded = opts.maxRecordedBytes ?? MAX_RECORDED_BYTES;
   const maxConcurrent = opts.maxConcurrent ?? 64;
+  const budget = new RecordingBudget(opts.maxRecordingBytes ?? DEFAULT_RECORDING_BUDGET);
   let open = 0;
   const session = `relay-${new Date().toISOString()}`;
   const upstreamFetch = opts.fetch ?? ((r: Request) => fetch(r));
@@ -223,7 +227,7 @@ export function createRelay(opts: RelayOptions): Relay {
       const socket = req.socket;
       let client = clientIds.get(socket);
       if (!client) clientIds.set(socket, (client = `relay-conn-${++connections}:${socket.remotePort}`));
-      const recorder = new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver, maxRecorded);
+      const recorder = new ExchangeRecorder({ ...start, id: randomUUID(), seq: seq++, session, client }, deliver, maxRecorded, budget);
       active.add(recorder);
       return recorder;
     },

@@ -14,7 +14,9 @@ const scenario = process.argv[2] ?? 'idle';
 const MiB = 1024 * 1024;
 const dir = mkdtempSync(join(tmpdir(), 'mrtr-bench-relay-'));
 const TOKEN = 'bench-token-0123456789abcdef';
-const relay = createRelay({ createDemo: () => createDemoHandler(), token: TOKEN, jsonlPath: join(dir, 'capture.jsonl'), warn: () => undefined });
+// The floor for parallel uploads: the same traffic with nothing of the bodies recorded.
+const unrecorded = scenario === 'parallel-uploads-unrecorded';
+const relay = createRelay({ createDemo: () => createDemoHandler(), token: TOKEN, jsonlPath: join(dir, 'capture.jsonl'), warn: () => undefined, ...(unrecorded ? { maxRecordedBytes: 0 } : {}) });
 
 const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
   const server = createServer(handler);
@@ -32,7 +34,17 @@ async function stream(res: ServerResponse, piece: string, total: number): Promis
 const target = await listen((req, res) => {
   req.resume();
   req.on('end', () => {
-    if (scenario === 'sse-stalled-page') {
+    if (scenario === 'sse-reading-page') {
+      // 2 MB of 1 KB events in 20 bursts a push interval apart: a push per burst at least.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      void (async () => {
+        for (let b = 0; b < 20; b++) {
+          res.write(`data: ${'e'.repeat(1018)}\n\n`.repeat(100));
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        res.end();
+      })();
+    } else if (scenario === 'sse-stalled-page') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       void stream(res, `data: ${'e'.repeat(1018)}\n\n`, 2 * MiB);
     } else if (scenario === 'big-answer') {
@@ -81,9 +93,20 @@ if (scenario === 'sse-stalled-page') {
   read = await call('{}');
   await new Promise((r) => setTimeout(r, 1000));
   socket.destroy();
+} else if (scenario === 'sse-reading-page') {
+  // A page that reads every push: the bytes it is sent, next to the stream's.
+  const socket = createConnection({ host: '127.0.0.1', port: front.port });
+  let pushed = 0;
+  socket.on('data', (c: Buffer) => (pushed += c.length));
+  socket.write(`GET /relay/api/events HTTP/1.1\r\nHost: 127.0.0.1:${front.port}\r\nOrigin: http://127.0.0.1:${front.port}\r\nCookie: ${pageCookie}\r\n\r\n`);
+  await new Promise((r) => setTimeout(r, 200));
+  read = await call('{}');
+  await new Promise((r) => setTimeout(r, 500));
+  socket.destroy();
+  process.stderr.write(`BENCH_PUSHED_BYTES=${pushed}\n`);
 } else if (scenario === 'big-answer') {
   read = await call('{}');
-} else if (scenario === 'parallel-uploads') {
+} else if (scenario.startsWith('parallel-uploads')) {
   const body = Buffer.alloc(15 * MiB, 'u');
   read = (await Promise.all(Array.from({ length: 30 }, () => call(body)))).reduce((a, b) => a + b, 0);
 } else read = await call('{}');
