@@ -70,8 +70,12 @@ test('forks round 2 with another answer, and both branches complete', async ({ i
   await sendRetry(page, 4);
   await expect(page.getByTestId('step')).toHaveAttribute('data-status', 'complete');
 
-  // Round #3 sent the plan: fork it with "team".
-  await page.locator('[data-testid="step-round"][data-round="2"]').getByTestId('fork-round').click();
+  // Round #3 sent the plan: fork it with "team". The fork mark is drawn, not the ⑂
+  // character, which common UI fonts lack (it showed as a box).
+  const forkButton = page.locator('[data-testid="step-round"][data-round="2"]').getByTestId('fork-round');
+  await expect(forkButton.getByTestId('fork-icon')).toBeVisible();
+  await expect(forkButton).not.toContainText('⑂');
+  await forkButton.click();
   const fork = page.getByTestId('fork-editor');
   await fork.locator('[data-testid="question"][data-key="plan"]').getByLabel('Plan').selectOption('team');
   await fork.locator('[data-testid="question"][data-key="plan"]').getByTestId('answer-accept').click();

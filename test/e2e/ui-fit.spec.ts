@@ -79,6 +79,10 @@ for (const size of SIZES) {
     expect(panes.height).toBeGreaterThanOrEqual(150);
     expect(consoleBox.height).toBeGreaterThanOrEqual(320);
     expect(await inWindow(page, 'console')).toBe(true);
+    await page.getByTestId('console-tab-traffic').click();
+    await page.getByTestId('add-target').click({ trial: true });
+    expect(await inWindow(page, 'add-target'), 'the Watch button inside the window').toBe(true);
+    expect(await overflowing(page, '[data-testid="console"], [data-testid="console"] .col')).toEqual([]);
   });
 }
 
@@ -115,23 +119,24 @@ test('list columns resize, hide and keep their widths across a reload; names sho
   const grip = page.getByTestId('column-resize-name');
   const before = Number(await grip.getAttribute('aria-valuenow'));
   await grip.focus();
-  for (let i = 0; i < 12; i++) await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => Number(await grip.getAttribute('aria-valuenow'))).toBeGreaterThan(before + 40);
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => Number(await grip.getAttribute('aria-valuenow'))).toBeGreaterThan(before + 120);
   await page.getByTestId('columns-menu').click();
   await page.getByTestId('column-toggle-method').uncheck();
   await expect(page.getByTestId('column-method')).toHaveCount(0);
   await expect.poll(cut).toEqual([]);
   const widened = await grip.getAttribute('aria-valuenow');
+  await inspector.conversationRow(names[2]).click();
+  const thread = page.getByTestId('thread-name');
+  await expect(thread).toHaveText(names[2]);
+  expect(await thread.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
 
+  // The page comes back on the capture session; the columns are the layout's, not a session's.
   await page.reload();
   await inspector.waitUntilCapturing();
   await expect(page.getByTestId('column-method')).toHaveCount(0);
   await expect(page.getByTestId('column-resize-name')).toHaveAttribute('aria-valuenow', widened!);
 
-  await inspector.conversationRow(names[2]).click();
-  const thread = page.getByTestId('thread-name');
-  await expect(thread).toHaveText(names[2]);
-  expect(await thread.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
 });
 
 test('a round with an error finding shows its badge as an error, and the thread names the client rather than printing its JSON', async ({ inspector, page }) => {

@@ -25,17 +25,18 @@ test('panes resize and the layout survives a reload', async ({ inspector, page }
   const list = page.getByTestId('splitter').first();
   const before = Number(await list.getAttribute('aria-valuenow'));
   await list.focus();
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  await expect(list).toHaveAttribute('aria-valuenow', String(before + 80));
+  // Narrower first: the default width is already near what a 1280-wide window allows.
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+  await expect(list).toHaveAttribute('aria-valuenow', String(before - 80));
   const box = await list.boundingBox();
   await page.mouse.move(box!.x + 2, box!.y + 100);
   await page.mouse.down();
   await page.mouse.move(box!.x - 38, box!.y + 100, { steps: 4 });
   await page.mouse.up();
-  await expect(list).toHaveAttribute('aria-valuenow', String(before + 40));
+  await expect(list).toHaveAttribute('aria-valuenow', String(before - 120));
   await page.reload();
   await inspector.waitUntilCapturing();
-  await expect(page.getByTestId('splitter').first()).toHaveAttribute('aria-valuenow', String(before + 40));
+  await expect(page.getByTestId('splitter').first()).toHaveAttribute('aria-valuenow', String(before - 120));
 });
 
 test('light and dark follow prefers-color-scheme', async ({ inspector, page }) => {

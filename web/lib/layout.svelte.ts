@@ -6,7 +6,7 @@ import {
   clamp, COLUMN_DEFAULTS, COLUMN_MAX, COLUMN_MIN, COLUMNS, DETAIL_MIN, DRAWER_MIN, LIST_MIN, num, type Column, type ColumnId,
 } from './pane-fit.js';
 
-export { COLUMN_TITLES, COLUMNS, columnTemplate, fitPanes, type Column, type ColumnId } from './pane-fit.js';
+export { COLUMN_TITLES, COLUMNS, columnTemplate, fitPanes, STACK_BELOW, type Column, type ColumnId } from './pane-fit.js';
 
 const KEY = 'mrtr-inspector.layout.v1';
 
