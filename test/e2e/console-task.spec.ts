@@ -1,13 +1,14 @@
 // The Console drives a task of the tasks extension against the embedded demo's
 // research_report: called as a task, polled, its two questions (a form, then a sampling
 // request) answered through tasks/update with the same question cards as MRTR rounds, the
-// key tests' outcomes shown, and the task completed; a second task is cancelled.
+// key tests' outcomes shown, and the task completed; a second task is cancelled; the
+// misbehaving demo's re-used key is reported and can still be answered.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
-async function startTask(page: Page): Promise<void> {
+async function startTask(page: Page, url = '/demo/mcp'): Promise<void> {
   await page.getByTestId('toggle-console').click();
-  await page.getByTestId('console-url').fill('/demo/mcp');
+  await page.getByTestId('console-url').fill(url);
   await page.getByTestId('console-connect').click();
   await expect(page.getByTestId('server-info')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('console-target').selectOption('t:research_report');
@@ -69,4 +70,22 @@ test('cancels a running task from the Console', async ({ inspector: _, page }) =
   await expect(page.getByTestId('task')).toHaveAttribute('data-phase', 'done');
   await expect(page.getByTestId('task-poll')).toBeDisabled();
   await expect(page.locator('[data-testid="task-sends"] li[data-kind="cancel"]')).toHaveCount(1);
+});
+
+test('reports the key the misbehaving demo task re-uses for a different request, and still lets it be answered', async ({ inspector: _, page }) => {
+  await startTask(page, '/demo/mcp?misbehave=1');
+  await pollUntilAsked(page, 'scope');
+  const scope = question(page, 'scope');
+  await scope.getByLabel('Topic').fill('tides');
+  await scope.getByLabel('Depth').selectOption('brief');
+  await scope.getByTestId('answer-accept').click();
+  await page.getByTestId('task-submit').click();
+  await expect(page.getByTestId('task-answered')).toContainText('scope');
+  await page.getByTestId('task-poll-until').click();
+  await expect(page.getByTestId('task-reused')).toContainText('scope');
+  await expect(question(page, 'scope')).toHaveAttribute('data-kind', 'sampling');
+  await question(page, 'scope').getByTestId('answer-use').click();
+  await page.getByTestId('task-submit').click();
+  await page.getByTestId('task-poll-until').click();
+  await expect(page.getByTestId('task')).toHaveAttribute('data-status', 'completed');
 });

@@ -192,8 +192,8 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
       if (!s.taskId) return set({ message: 'No task to cancel.' });
       const sent = await exchange('cancel', buildTaskRequest('tasks/cancel', s.taskId, opts.client, ids()));
       if (sent.reading.kind !== 'complete') return set({ message: `tasks/cancel was refused: ${describe(sent.reading)}` });
-      // Cancellation is cooperative: the task's status says when it took effect.
-      lastPollAt = 0;
+      // Cancellation is cooperative: the task's status says when it took effect. That poll
+      // keeps to the interval too (a cancel is no licence to poll faster).
       return poll();
     },
 
