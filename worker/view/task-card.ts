@@ -13,10 +13,18 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
   const ledger = taskLedger(c, (seq, side, i) => index.bySeq.get(seq)?.decoded[side][i]);
   const timeline: TaskStatusView[] = [];
   const polls: TaskEvent[] = [];
+  // The client's pace: gaps between polls with nothing sent in between (a poll after an
+  // update waited for the user, not for the interval).
+  const gaps: number[] = [];
+  let prev: TaskEvent | null = null;
   let pollIntervalMs: number | null = null;
   let final: TaskCardView['final'] = null;
   for (const e of ledger.events) {
-    if (e.kind === 'poll') polls.push(e);
+    if (e.kind === 'poll') {
+      polls.push(e);
+      if (prev?.kind === 'poll') gaps.push(e.sentAt - prev.sentAt);
+    }
+    prev = e;
     if (e.pollIntervalMs !== null) pollIntervalMs = e.pollIntervalMs;
     if (e.error !== null && e.kind === 'poll') final = { kind: 'error', value: e.error };
     if (e.status === null) continue;
@@ -35,7 +43,7 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
     polls: polls.length,
     folded: c.rounds.reduce((n, r) => n + (r.task?.polls?.length ?? 0), 0),
     pollIntervalMs,
-    observedIntervalMs: median(polls.slice(1).map((p, i) => p.sentAt - polls[i].sentAt)),
+    observedIntervalMs: median(gaps),
     updates: ledger.events.filter((e) => e.kind === 'update').length,
     cancelled: ledger.events.some((e) => e.kind === 'cancel'),
     outstanding: ledger.keys.filter((k) => outstanding.has(k.key)).map(key),
