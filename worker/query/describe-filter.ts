@@ -8,6 +8,7 @@ const HAS_TEXT: Record<HasFlag, string> = {
   errors: 'errors',
   legacy: 'legacy traffic',
   ambiguous: 'ambiguous rounds',
+  task: 'a task',
 };
 
 /** A value as shown: quoted when it has whitespace or is empty, so word boundaries stay visible. */
@@ -29,6 +30,8 @@ function one(t: FilterTerm): string {
       return t.negate ? `not ${t.kind} ${shown(t.value)}` : `${t.kind} is ${shown(t.value)}`;
     case 'severity':
       return `${t.negate ? 'no' : 'has'} ${shown(t.value)} findings`;
+    case 'task':
+      return t.negate ? `task not ${shown(t.value)}` : `task is ${shown(t.value)}`;
     case 'has':
       return `${t.negate ? 'no' : 'has'} ${HAS_TEXT[t.value] ?? shown(t.value)}`;
     case 'rounds': case 'exchange':

@@ -4,7 +4,7 @@
 import type { Conversation, ConversationStatus, Era, Finding, Severity } from '../protocol.js';
 
 /** What `has:` can ask about. */
-export type HasFlag = 'state' | 'findings' | 'errors' | 'legacy' | 'ambiguous';
+export type HasFlag = 'state' | 'findings' | 'errors' | 'legacy' | 'ambiguous' | 'task';
 
 /** A numeric comparison, as in `rounds:>2` (a bare number means `=`). */
 export type CompareOp = '<' | '<=' | '=' | '>=' | '>';
@@ -23,6 +23,7 @@ export type FilterTerm =
   | (TermBase & { kind: 'severity'; value: Severity })
   | (TermBase & { kind: 'era'; value: Era })
   | (TermBase & { kind: 'has'; value: HasFlag })
+  | (TermBase & { kind: 'task'; value: string })
   | (TermBase & { kind: 'rounds' | 'exchange'; op: CompareOp; value: number });
 
 /** The kind of a term. */
@@ -49,7 +50,7 @@ export interface FilterError {
 export type FilterParse = { ok: true; terms: FilterTerm[] } | { ok: false; error: FilterError };
 
 /** Every key the language knows (as typed; `round` is an alias of `rounds`). */
-export const FILTER_KEYS = ['method', 'name', 'status', 'rule', 'severity', 'era', 'has', 'round', 'rounds', 'exchange', 'id'] as const;
+export const FILTER_KEYS = ['method', 'name', 'status', 'rule', 'severity', 'era', 'has', 'round', 'rounds', 'exchange', 'id', 'task'] as const;
 
 /** Accepted `status:` values. */
 export const STATUS_VALUES: readonly ConversationStatus[] = ['complete', 'error', 'abandoned', 'in-progress'];
@@ -66,4 +67,7 @@ export const ERA_VALUES: Readonly<Record<string, Era>> = {
 };
 
 /** Accepted `has:` values. */
-export const HAS_VALUES: readonly HasFlag[] = ['state', 'findings', 'errors', 'legacy', 'ambiguous'];
+export const HAS_VALUES: readonly HasFlag[] = ['state', 'findings', 'errors', 'legacy', 'ambiguous', 'task'];
+
+/** Accepted `task:` values: the statuses of the tasks extension (tasks:151-159). */
+export const TASK_STATUS_VALUES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];

@@ -48,6 +48,7 @@ function hasFlag(flag: unknown, c: Conversation, findings: readonly Finding[]): 
     case 'errors': return findings.some((f) => f.severity === 'error') || c.rounds.some((r) => r.outcome === 'error');
     case 'legacy': return c.era === 'legacy' || c.rounds.some((r) => (r.legacy?.length ?? 0) > 0);
     case 'ambiguous': return c.rounds.some((r) => r.link === 'ambiguous');
+    case 'task': return c.task !== undefined;
     default: return false;
   }
 }
@@ -65,6 +66,7 @@ function holds(t: FilterTerm, s: FilterSubject, lowered: () => string): boolean 
     case 'severity': return s.findings.some((f) => f.severity === t.value);
     case 'era': return c.era === t.value;
     case 'has': return hasFlag(t.value, c, s.findings);
+    case 'task': return c.task?.status === t.value;
     case 'rounds': return num(t.value) && compare(c.rounds.length, t.op, t.value);
     case 'exchange': return num(t.value) && c.exchanges.some((x) => compare(x, t.op, t.value));
     default: return false;
@@ -97,7 +99,7 @@ function isSound(t: FilterTerm): boolean {
   switch (t.kind) {
     case 'text': return str(t.text);
     case 'method': case 'name': case 'rule': case 'id': return str(t.pattern);
-    case 'status': case 'severity': case 'era': case 'has': return str(t.value);
+    case 'status': case 'severity': case 'era': case 'has': case 'task': return str(t.value);
     case 'rounds': case 'exchange': return num(t.value) && ['<', '<=', '=', '>=', '>'].includes(t.op);
     default: return false;
   }

@@ -3,7 +3,7 @@
 // throw, so the UI can re-parse on every keystroke.
 import type { ConversationStatus, Severity } from '../protocol.js';
 import {
-  ERA_VALUES, FILTER_KEYS, HAS_VALUES, SEVERITY_VALUES, STATUS_VALUES,
+  ERA_VALUES, FILTER_KEYS, HAS_VALUES, SEVERITY_VALUES, STATUS_VALUES, TASK_STATUS_VALUES,
   type CompareOp, type FilterParse, type FilterTerm, type HasFlag,
 } from './filter-terms.js';
 
@@ -53,7 +53,7 @@ function readWord(text: string, start: number): Word {
 }
 
 function unknownKey(key: string, at: number): FilterSyntaxError {
-  const known = 'method, name, status, rule, severity, era, has, rounds (or round), exchange, id';
+  const known = 'method, name, status, rule, severity, era, has, rounds (or round), exchange, id, task';
   return new FilterSyntaxError(`Unknown filter key "${key}:". Known keys: ${known}. To search for text with a colon in it, put it in quotes.`, at);
 }
 
@@ -89,6 +89,8 @@ function keyed(key: string, raw: string, negate: boolean, at: number, valueAt: n
     }
     case 'has':
       return { kind: 'has', value: oneOf<HasFlag>(key, raw, HAS_VALUES, valueAt), negate, at };
+    case 'task':
+      return { kind: 'task', value: oneOf<string>(key, raw, TASK_STATUS_VALUES, valueAt), negate, at };
     case 'round': case 'rounds':
       return { kind: 'rounds', ...comparison(key, raw, valueAt), negate, at };
     case 'exchange':
@@ -130,7 +132,7 @@ function term(text: string, start: number): { term: FilterTerm; end: number } {
 function example(key: string): string {
   const examples: Record<string, string> = {
     method: 'method:tools/call', name: 'name:"my tool"', rule: 'rule:mrtr/*', id: 'id:c1', status: 'status:error',
-    severity: 'severity:warning', era: 'era:legacy', has: 'has:state', round: 'round:>2', rounds: 'rounds:>2', exchange: 'exchange:12',
+    severity: 'severity:warning', era: 'era:legacy', has: 'has:state', task: 'task:input_required', round: 'round:>2', rounds: 'rounds:>2', exchange: 'exchange:12',
   };
   return examples[key] ?? `${key}:value`;
 }

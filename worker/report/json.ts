@@ -21,6 +21,7 @@ export interface JsonRound {
   linkReason?: string;
   candidates?: string[];
   legacy?: Round['legacy'];
+  task?: Round['task'];
 }
 
 export interface JsonReport {
@@ -84,6 +85,7 @@ function jsonConversation(c: Conversation, analysis: Analysis): JsonReport['conv
     exchanges: c.exchanges,
     status: c.status,
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
+    ...(c.task !== undefined ? { task: c.task } : {}),
     rounds: c.rounds.map((r) => jsonRound(r, analysis)),
   };
 }
@@ -104,5 +106,6 @@ function jsonRound(r: Round, analysis: Analysis): JsonRound {
     ...(r.linkReason !== undefined ? { linkReason: r.linkReason } : {}),
     ...(r.candidates !== undefined ? { candidates: r.candidates } : {}),
     ...(r.legacy !== undefined ? { legacy: r.legacy } : {}),
+    ...(r.task !== undefined ? { task: r.task } : {}),
   };
 }

@@ -43,7 +43,7 @@ export function textReport(analysis: Analysis, input: ReportInput, color: boolea
   for (const c of analysis.conversations) {
     const fs = byConv.get(c.id) ?? [];
     // A replay or an ambiguous round is worth a line even with nothing else to say.
-    if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy && c.replayOf === undefined && c.rounds[0]?.link !== 'ambiguous') { quiet++; continue; }
+    if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy && c.replayOf === undefined && c.rounds[0]?.link !== 'ambiguous' && c.task === undefined) { quiet++; continue; }
     out.push('');
     out.push(headline(c, paint));
     c.rounds.forEach((r, i) => out.push(roundLine(r, i, analysis, paint)));
@@ -70,7 +70,8 @@ type Paint = (code: string, s: string) => string;
 function headline(c: Conversation, paint: Paint): string {
   const name = c.name ? ` ${c.name}` : '';
   const replay = c.replayOf !== undefined ? `  replay of ${c.replayOf}` : '';
-  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}${replay}`)}`;
+  const task = c.task !== undefined ? `  task ${JSON.stringify(c.task.taskId)} ${c.task.status ?? 'no status'}${c.task.created === null ? ' (created before the capture)' : ''}` : '';
+  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}${replay}${task}`)}`;
 }
 
 // Built on the first ambiguous round only: most captures have none.
@@ -91,7 +92,14 @@ function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): strin
   if (r.link) parts.push(`linked by ${r.link}`);
   if (r.parent !== null && r.parent !== i - 1) parts.push(`branch of round ${r.parent + 1}`);
   if (r.inputResponses) parts.push(`answers ${r.inputResponses.join(',') || '(none)'}`);
-  parts.push(`→ ${r.outcome}`);
+  const t = r.task;
+  if (t !== undefined && t.step !== 'create') {
+    // A task step: what it is and what the task said, not the JSON-RPC outcome (always
+    // "complete" for an acknowledged poll), unless it failed.
+    const polls = 1 + (t.polls?.length ?? 0);
+    parts.push(`tasks/${t.step}${t.status !== null ? ` → ${t.status}` : ''}${polls > 1 ? ` ×${polls} polls` : ''}${r.outcome === 'error' || r.outcome === 'no-response' ? ` → ${r.outcome}` : ''}`);
+    if (t.requests) parts.push(`asks ${Object.entries(t.requests).map(([k, m]) => `${k} (${m})`).join(', ')}`);
+  } else parts.push(t !== undefined ? `→ task ${t.taskId} ${t.status ?? ''}`.trimEnd() : `→ ${r.outcome}`);
   if (r.inputRequests) parts.push(`asks ${Object.entries(r.inputRequests).map(([k, m]) => `${k} (${m})`).join(', ')}`);
   if (r.stateIssued !== null) {
     const t = analysis.tokens.get(r.stateIssued);

@@ -12,6 +12,8 @@ export interface TaskEvent {
   /** Index of the round (a folded poll: the round it was folded into). */
   round: number;
   exchange: number;
+  /** Index of the answer among the exchange's received messages, or -1. */
+  answer: number;
   sentAt: number;
   answeredAt: number | null;
   /** The status the answer reported (create, poll). */
@@ -92,7 +94,7 @@ function eventOf(kind: TaskEvent['kind'], round: number, exchange: number, answe
   }
   const rt = own(result, 'resultType');
   return {
-    kind, round, exchange, sentAt, answeredAt,
+    kind, round, exchange, answer, sentAt, answeredAt,
     status: f?.status ?? null,
     requests, requestText,
     pollIntervalMs: f?.pollIntervalMs ?? null,

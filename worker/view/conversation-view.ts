@@ -8,6 +8,7 @@ import type { Conversation, DecodedExchange, ExchangeRecord, Finding, RpcMessage
 import { ALL_RULES } from '../lint/rules/index.js';
 import { inspectToken, readToken } from '../tokens/index.js';
 import type { Keyring } from './keyring.js';
+import { taskCardView } from './task-card.js';
 import { serverOf } from './keyring.js';
 import type { ConversationView, FindingView, InputRequestView, LegacyView, RoundView, TokenView } from './types.js';
 
@@ -146,12 +147,15 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
         ? diffRounds(parent, { params: requests[parent]?.params, tokenPayload: payloads[parent] }, { params: request?.params, tokenPayload: payloads[i] })
         : null,
       findings: findings.filter((f) => f.exchange === r.exchange).length,
+      ...(r.task !== undefined ? { task: { step: r.task.step, status: r.task.status, polls: 1 + (r.task.polls?.length ?? 0) } } : {}),
     });
   }
+  const card = taskCardView(c, index);
   return {
     id: c.id, method: c.method, name: c.name, era: c.era, status: c.status, client: c.client,
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
     rounds,
     findings: findings.map(findingView),
+    ...(card !== null ? { task: card } : {}),
   };
 }

@@ -4,7 +4,7 @@
 import type { RoundDiff } from '../diff/round-diff.js';
 import type { StorageErrorInfo } from '../storage/index.js';
 import type {
-  ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, RoundLink, RoundOutcome, Severity, TokenReading,
+  ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, RoundLink, RoundOutcome, Severity, TaskStep, TokenReading,
 } from '../protocol.js';
 
 export interface FindingCounts {
@@ -126,6 +126,49 @@ export interface RoundView {
   diff: RoundDiff | null;
   /** Findings about this round's exchange. */
   findings: number;
+  /** Its part in a task: the step, the status its answer reported, how many polls it stands for. */
+  task?: { step: TaskStep; status: string | null; polls: number };
+}
+
+/** One stretch of a task's status timeline: a status and the polls that reported it in a row. */
+export interface TaskStatusView {
+  status: string;
+  /** When it was first reported (answer time, else send time). */
+  at: number;
+  /** How many answers in a row reported it (the creating result counts as one). */
+  reports: number;
+  exchange: number;
+}
+
+/** An input key of a task, with the request's method and where it was answered. */
+export interface TaskKeyView {
+  key: string;
+  method: string;
+  /** Exchange seq of the tasks/update that answered it, or null while outstanding. */
+  answeredIn: number | null;
+}
+
+/** The task card of a thread: a task's whole life in one place. */
+export interface TaskCardView {
+  taskId: string;
+  /** The latest status reported; null when none was. */
+  status: string | null;
+  /** The capture shows the task's creation. */
+  created: boolean;
+  timeline: TaskStatusView[];
+  /** tasks/get requests sent, and how many of them were folded into earlier rounds. */
+  polls: number;
+  folded: number;
+  /** The pollIntervalMs the server last asked for, and the median gap between polls seen. */
+  pollIntervalMs: number | null;
+  observedIntervalMs: number | null;
+  updates: number;
+  cancelled: boolean;
+  /** Keys asked for over the task's life: outstanding ones (the latest poll's, unanswered) and answered ones. */
+  outstanding: TaskKeyView[];
+  answered: TaskKeyView[];
+  /** A completed task's result, or a failed task's error (or a JSON-RPC error that ended it). */
+  final: { kind: 'result' | 'error'; value: unknown } | null;
 }
 
 /** A finding with its rule's text, for the Findings tab. */
@@ -144,6 +187,8 @@ export interface ConversationView {
   replayOf?: string;
   rounds: RoundView[];
   findings: FindingView[];
+  /** The task card, for a conversation that holds a task. */
+  task?: TaskCardView;
 }
 
 /** A header with MCP ones marked and checked against the body. */
