@@ -47,6 +47,7 @@ test('a Console send is stored once, with no waiting for the tap: listed as soon
   const pending = (await inspector.storedExchanges()).filter(isConsole);
   expect(pending.length).toBeGreaterThan(0);
   expect(pending.every((r) => r.state === 'pending')).toBe(true);
+  await page.getByTestId('console-tab-traffic').click();
   for (const r of pending) await expect(page.locator(`[data-testid="exchange"][data-id="${r.id}"]`)).toHaveAttribute('data-state', 'complete');
 
   // The tap gets to write: it fills in the same records, one per send.
