@@ -274,18 +274,23 @@ export interface RelayFeedWatch {
 // the analysis worker, whose responses the page's `response` event reports but whose bodies
 // it cannot always read back; a route fetches the body itself and fulfils with it.
 // `gates` are awaited before a drain is answered (see failRelayStorage).
-const backlogWatchers = new WeakMap<Page, { listeners: ((body: string) => void)[]; gates: (() => Promise<unknown>)[]; routed: Promise<void> }>();
-function backlogListeners(page: Page) {
+interface BacklogWatch { listeners: ((body: string) => void)[]; gates: (() => Promise<unknown>)[]; routed: Promise<unknown> }
+const backlogWatchers = new WeakMap<Page, BacklogWatch>();
+function backlogListeners(page: Page): BacklogWatch {
   let w = backlogWatchers.get(page);
   if (!w) {
     const listeners: ((body: string) => void)[] = [];
     const gates: (() => Promise<unknown>)[] = [];
     const routed = page.route((url) => url.pathname === '/relay/api/backlog', async (route) => {
-      for (const g of gates) await g();
-      const res = await route.fetch();
-      const body = await res.text();
-      if (res.ok()) for (const l of listeners) l(body);
-      await route.fulfill({ response: res, body });
+      try {
+        for (const g of gates) await g();
+        const res = await route.fetch();
+        const body = await res.text();
+        if (res.ok()) for (const l of listeners) l(body);
+        await route.fulfill({ response: res, body });
+      } catch {
+        await route.abort().catch(() => undefined); // the page or the relay went away meanwhile
+      }
     });
     backlogWatchers.set(page, (w = { listeners, gates, routed }));
   }
@@ -298,7 +303,7 @@ function backlogListeners(page: Page) {
  * `connected` resolves the relay pushes to this page instead of filing. Start the watch
  * before the page loads (or reloads), and await `ready` before that load.
  */
-export function watchRelayFeed(page: Page): RelayFeedWatch & { ready: Promise<void> } {
+export function watchRelayFeed(page: Page): RelayFeedWatch & { ready: Promise<unknown> } {
   const w = backlogListeners(page);
   const bodies: string[] = [];
   let first!: (body: string) => void;

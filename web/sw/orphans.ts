@@ -11,9 +11,10 @@
 //
 // Hazards, written down:
 // - Only the tap's own records (source `sw`) of the capture session are touched. Relay
-//   records are the relay's to end, and Console sends are settled by the Console itself
-//   (its own copy supersedes a tap copy left `pending`; an `aborted` mark here would stand
-//   in its way, as a final state is never replaced).
+//   records are the relay's to end, and Console sends (source `console`) are left alone:
+//   the analysis worker's own copy supersedes one left `pending` when the send was not
+//   taken, and an `aborted` mark here would stand in its way, as a final state is never
+//   replaced. A taken send whose service worker was stopped stays `pending` (known gap).
 // - Only records started before this worker activated: anything later is this worker's own.
 // - If the old worker was not dead after all and writes its end later, that write wins
 //   (the tap's updates are unconditional): a truer ending replaces ours.

@@ -9,12 +9,13 @@
 // not read and keeps the upstream open after the page cancels; in 2026 closing the
 // stream IS cancellation, so it must reach the server.
 //
-// Console sends carry a link header (console-link.ts): the tap files them under the
-// Console's record id, linked (derivedFrom) and in the session it names, strips the header
-// on every path out (the server never sees it), and marks the answer so the page knows its
-// send was taken. The Console stores its own copy only when it was not, so there is one copy.
-// A header it cannot read is stripped and the send is not recorded here: the Console, seeing
-// no mark, keeps the copy.
+// Console sends carry a link header (console-link.ts): the analysis worker saved the send's
+// record as pending under that id before sending, and the tap fills it in (fillExchange:
+// same id, same seq, in the session it names; a record already final is left standing),
+// strips the header on every path out (the server never sees it), and marks the answer so
+// the worker knows its send was taken. The worker stores its own copy only when it was not,
+// so there is one copy. A header it cannot read is stripped and the send is not recorded
+// here: the worker, seeing no mark, keeps its copy.
 import { TAPPED_HEADER, type SendLink } from '../../worker/console/link.js';
 import type { CaptureStore } from '../../worker/storage/index.js';
 import { forwardRequest, markTapped, readLink, withoutLink } from './console-link.js';

@@ -1,4 +1,4 @@
-// The rule the page's relay feed (web/lib/relay-feed.ts) and the storage merge use to take
+// The rule the page's relay feed (worker/capture/relay-feed.ts) and the storage merge use to take
 // relay snapshots that arrive twice and out of order (event stream and backlog overlap).
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord, ExchangeState } from '../../../worker/protocol.js';

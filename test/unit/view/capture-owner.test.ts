@@ -1,0 +1,96 @@
+// The analysis worker as the owner of capture sessions (worker/view/capture-owner.ts): it
+// hears the capture channel itself, lays what storage holds into the sessions it has loaded,
+// and only then tells the page which sessions changed.
+import { describe, expect, it } from 'vitest';
+import type { CaptureNotice, NoticeChannel } from '../../../worker/capture/notices.js';
+import type { CaptureStore, StoredExchange } from '../../../worker/storage/index.js';
+import { CaptureOwner } from '../../../worker/view/capture-owner.js';
+import { SessionModel } from '../../../worker/view/session-model.js';
+import { sampleRecords } from '../capture/sample-records.js';
+
+function stored(): StoredExchange[] {
+  return sampleRecords().map((r) => ({ ...r, session: 's1' }));
+}
+
+function setup(loaded: boolean) {
+  const db = new Map<string, StoredExchange>();
+  let reads = 0;
+  const store = { async getExchange(id: string) { reads++; return db.get(id); } } as unknown as CaptureStore;
+  const model = new SessionModel();
+  const sessions = new Map<string, Promise<SessionModel>>(loaded ? [['s1', Promise.resolve(model)]] : []);
+  const analysed: string[] = [];
+  const owner = new CaptureOwner({ store, sessions, analyseSoon: (s) => analysed.push(s) });
+  const told: string[][] = [];
+  owner.listen((s) => void told.push(s));
+  const channel: NoticeChannel & { posted: CaptureNotice[] } = {
+    posted: [], onmessage: null, close() {},
+    postMessage(n) { this.posted.push(n); },
+  };
+  owner.hear(channel);
+  const hear = (n: CaptureNotice) => channel.onmessage!({ data: n } as MessageEvent<CaptureNotice>);
+  return { db, model, owner, told, analysed, hear, channel, reads: () => reads };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the capture owner', () => {
+  it("lays an exchange the channel announced into its loaded session, then tells the page which session changed", async () => {
+    const s = setup(true);
+    const [a] = stored();
+    s.db.set(a.id, a);
+    s.hear({ type: 'exchange-end', id: a.id, seq: 0 });
+    await s.owner.settled();
+    await flush();
+    expect(s.model.records.get(a.id)).toEqual(a);
+    expect(s.analysed).toEqual(['s1']);
+    expect(s.told).toEqual([['s1']]);
+  });
+
+  it('reads a burst of notices for one exchange in one or two passes, not once per notice', async () => {
+    const s = setup(true);
+    const [a] = stored();
+    s.db.set(a.id, a);
+    for (const type of ['exchange-start', 'exchange-head', 'exchange-events', 'exchange-events', 'exchange-end'] as const) s.hear({ type, id: a.id });
+    await s.owner.settled();
+    expect(s.reads()).toBeLessThanOrEqual(2);
+    expect(s.model.records.get(a.id)?.state).toBe('complete');
+  });
+
+  it('only reports a session it has not loaded: its first read loads it from storage', async () => {
+    const s = setup(false);
+    const [a] = stored();
+    s.db.set(a.id, a);
+    s.hear({ type: 'exchange-start', id: a.id });
+    await s.owner.settled();
+    await flush();
+    expect(s.analysed).toEqual([]);
+    expect(s.told).toEqual([['s1']]);
+  });
+
+  it("keeps a Console send's finished copy over a stored copy that is behind it (the tap still writing)", async () => {
+    const s = setup(true);
+    const done = { ...stored()[0], source: 'console' as const };
+    await s.owner.apply([done]);
+    s.db.set(done.id, { ...done, state: 'streaming', response: { ...done.response!, body: undefined } });
+    s.hear({ type: 'exchange-head', id: done.id });
+    await s.owner.settled();
+    expect(s.model.records.get(done.id)?.state).toBe('complete');
+    // The tap's final copy, once written, is the one held.
+    s.db.set(done.id, { ...done, client: 'page-2' });
+    s.hear({ type: 'exchange-end', id: done.id });
+    await s.owner.settled();
+    expect(s.model.records.get(done.id)?.client).toBe('page-2');
+  });
+
+  it("leaves what the page keeps itself (held exchanges, storage errors) to the page, and posts its own notices to the others", async () => {
+    const s = setup(true);
+    const [a] = stored();
+    s.hear({ type: 'exchange-unsaved', id: a.id, record: a, error: { kind: 'quota', message: 'full' } });
+    s.hear({ type: 'storage-error', error: { kind: 'quota', message: 'full' } });
+    await s.owner.settled();
+    expect(s.reads()).toBe(0);
+    expect(s.model.records.size).toBe(0);
+    s.owner.announce({ type: 'exchange-end', id: a.id });
+    expect(s.channel.posted).toEqual([{ type: 'exchange-end', id: a.id }]);
+  });
+});
