@@ -20,7 +20,6 @@ import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
 import { runWrap } from './wrap/run-wrap.js';
 import { runServe } from './wrap/run-serve.js';
-import { runServeCommand } from './serve.js';
 
 /** The package version, read once from package.json. */
 export function version(): string {
@@ -37,7 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'usage-error': process.stderr.write(`mrtr-inspector: ${terminalSafe(cmd.message)}\n\n${USAGE}`); return 2;
     case 'replay': return runReplayCommand(cmd, version());
     case 'wrap': return cmd.serve ? runServe(cmd) : runWrap(cmd);
-    case 'serve': return runServeCommand(cmd);
+    // Loaded only for serve: the server pulls in the MCP SDK (the demo), which lint and
+    // wrap (started by every client of a wrapped server) must not wait for.
+    case 'serve': return (await import('./serve.js')).runServeCommand(cmd);
   }
 
   const keys = parseKeys(cmd.keys);

@@ -1,27 +1,34 @@
 #!/usr/bin/env node
 // `npm start`: the same production server as `npx mrtr-inspector` (cli/serve.ts on
 // node:http), after building the page, the service worker and the compiled server and CLI
-// when the build is missing or older than any source file. `--no-build` skips the check.
+// when the build is missing or older than any source file. `--no-build` skips the check;
+// `--build-only` builds when stale and exits (the packaging test and bench use it).
 // Plain JavaScript: it runs before anything is built.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const STAMP = join(ROOT, 'dist', '.build-stamp');
-const SOURCES = ['web', 'worker', 'server', 'cli', 'public', 'vite.config.ts', 'package.json', 'tsconfig.json'];
-const OUTPUTS = ['dist/web/index.html', 'dist/web/sw.js', 'dist/cli/main.js', 'dist/server/serve/inspector-server.js'];
 
-const mtime = (p) => {
-  try {
-    return statSync(p).mtimeMs;
-  } catch {
-    return -1;
-  }
-};
+// The two builds, each with the sources it reads and the output that marks it done (the
+// last file each tool writes is as new as the build; tsc rewrites every output each run).
+const PARTS = [
+  {
+    name: 'the page and service worker',
+    output: 'dist/web/index.html',
+    sources: ['web', 'worker', 'public', 'server/sw-plugin.ts', 'vite.config.ts', 'package.json'],
+    command: ['npx', ['vite', 'build', '--logLevel', 'warn']],
+  },
+  {
+    name: 'the server and CLI',
+    output: 'dist/cli/main.js',
+    sources: ['cli', 'worker', 'server', 'package.json', 'tsconfig.json'],
+    command: ['npx', ['tsc', '-p', 'cli/tsconfig.json']],
+  },
+];
 
-// Newest mtime under `p` (a file or a folder, walked).
+// Newest mtime under `p` (a file or a folder, walked); -1 when absent.
 function newest(p) {
   let info;
   try {
@@ -35,14 +42,12 @@ function newest(p) {
   return t;
 }
 
-/** Why a build is needed, or null when the last one is newer than every source. */
-export function staleReason(root = ROOT) {
-  const missing = OUTPUTS.find((o) => mtime(join(root, o)) < 0);
-  if (missing) return `${missing} is missing`;
-  const built = mtime(join(root, 'dist', '.build-stamp'));
-  if (built < 0) return 'no build stamp';
-  const source = SOURCES.find((s) => newest(join(root, s)) > built);
-  return source ? `${source} changed since the last build` : null;
+/** Why `part` needs building, or null when its output is newer than every source. */
+function staleReason(part, root = ROOT) {
+  const built = newest(join(root, part.output));
+  if (built < 0) return `${part.output} is missing`;
+  const source = part.sources.find((s) => newest(join(root, s)) > built);
+  return source ? `${source} changed since ${part.output} was built` : null;
 }
 
 function run(cmd, args) {
@@ -56,16 +61,13 @@ function run(cmd, args) {
 async function main() {
   const argv = process.argv.slice(2);
   const noBuild = argv.includes('--no-build');
-  const reason = noBuild ? null : staleReason();
-  if (reason) {
-    console.log(`Building (${reason})…`);
-    const started = Date.now();
-    run('npx', ['vite', 'build', '--logLevel', 'warn']);
-    run('npx', ['tsc', '-p', 'cli/tsconfig.json']);
-    // Stamped with the build's start: a source saved during the build still counts as newer.
-    writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
-    utimesSync(STAMP, started / 1000, started / 1000);
+  for (const part of noBuild ? [] : PARTS) {
+    const reason = staleReason(part);
+    if (!reason) continue;
+    console.log(`Building ${part.name} (${reason})…`);
+    run(...part.command);
   }
+  if (argv.includes('--build-only')) return;
   const { main: cli } = await import('../dist/cli/main.js');
   process.exitCode = await cli(['serve', ...argv.filter((a) => a !== '--no-build')]);
 }

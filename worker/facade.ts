@@ -54,6 +54,8 @@ export interface ExchangeSummary {
   state: ExchangeState;
   /** Events so far, for event-stream responses. */
   events: number | null;
+  /** The relay's reason when it refused the request (ExchangeRecord.refused). */
+  refused: string | null;
 }
 
 
@@ -199,7 +201,7 @@ const api = {
         return {
           id: r.id, seq: r.seq, startedAt: r.startedAt, httpMethod: r.request.method, url: r.request.url,
           method: first?.method ?? null, name, status: r.response?.status ?? null, state: r.state,
-          events: r.response?.events ? r.response.events.length : null,
+          events: r.response?.events ? r.response.events.length : null, refused: r.refused ?? null,
         };
       });
       return { total: a.records.length, items };

@@ -85,6 +85,12 @@ export interface ExchangeRecord {
   state: ExchangeState;
   /** Why it aborted or failed, when it did. */
   error?: string;
+  /**
+   * Set when the relay refused the request itself (wrong token, unknown target, bad path):
+   * the reason it answered. Nothing reached a server; state is 'failed'. Clients often show
+   * their own message instead of the relay's, so the page shows this one.
+   */
+  refused?: string;
   /** For a re-sent or edited request: the id of the exchange it was made from. */
   derivedFrom?: string;
   /** Set when the exchange travelled over a stdio server's pipes, not HTTP (see StdioInfo). */

@@ -14,6 +14,7 @@ import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from './recording-budget.js
 import { ensurePrivateDir } from './private-files.js';
 import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
+import { refusedRecord } from './refused-record.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX, StdioAttachments } from './stdio-attach.js';
@@ -46,6 +47,8 @@ export interface RelayOptions {
   maxConcurrent?: number;
   /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
   maxRecordingBytes?: number;
+  /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
+  pinnedTargets?: readonly { id: string; url: string }[];
 }
 
 /** Pushes of one streaming exchange to pages are at most this often (the last always goes). */
@@ -220,7 +223,7 @@ export function createRelay(opts: RelayOptions): Relay {
       }
       const stdioName = stdio.nameOf(targetId);
       if (stdioName !== undefined) return { targetId, url: targetUrl(`${ownOrigin(req)}${STDIO_PAGE_PATH}${stdioName}`, query), fetch: (r) => stdio.fetch(stdioName, r) };
-      const target = targets.get(targetId);
+      const target = targets.get(targetId) ?? opts.pinnedTargets?.find((t) => t.id === targetId);
       return target && { targetId, url: targetUrl(target.url, query), fetch: upstreamFetch };
     },
     recorder(req, start) {
@@ -256,18 +259,25 @@ export function createRelay(opts: RelayOptions): Relay {
   };
   ctx.bounded = bounded;
 
+  // A refusal of an external client's request is also recorded, so the page can say why
+  // (clients often show their own message instead): refused-record.ts.
+  const refuseRecorded = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, tokenOk: boolean) => {
+    refuse(res, status, reason);
+    ctx.ingest(refusedRecord(req, status, reason, tokenOk));
+  };
+
   const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
     const [given, targetId, ...rest] = segments;
-    if (!given) return refuse(res, 403, DENIED_TOKEN);
-    if (!tokenMatches(token, given)) return refuse(res, 403, targetId === undefined ? DENIED_TOKEN : WRONG_TOKEN);
+    if (!given) return refuseRecorded(req, res, 403, DENIED_TOKEN, false);
+    if (!tokenMatches(token, given)) return refuseRecorded(req, res, 403, targetId === undefined ? DENIED_TOKEN : WRONG_TOKEN, false);
     // `/mcp` may follow the target: clients guess the transport from a URL's `/mcp` ending.
     if (targetId === undefined || rest.length > 1 || (rest.length === 1 && rest[0] !== 'mcp')) {
-      return refuse(res, 404, 'Relay URLs have the form /relay/<token>/<target>/mcp (or /relay/<token>/<target>).');
+      return refuseRecorded(req, res, 404, 'Relay URLs have the form /relay/<token>/<target>/mcp (or /relay/<token>/<target>).', true);
     }
     const route = ctx.route(req, targetId, query);
     if (!route) {
       const known = targets.list('').map((t) => t.id).join(', ');
-      return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: add it as a watched target in the inspector page (the page sends its targets to the relay), then retry. Known targets: ${known}.`);
+      return refuseRecorded(req, res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: add it as a watched target in the inspector page (the page sends its targets to the relay), then retry. Known targets: ${known}.`, true);
     }
     await bounded(res, () => relayExchange(req, res, route, { maxRecordedBytes: maxRecorded, record: (start) => ctx.recorder(req, start) }));
   };

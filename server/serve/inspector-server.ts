@@ -10,6 +10,7 @@ import { setCspHeaders } from '../csp.js';
 import { createDemoHandler } from '../demo/handler.js';
 import { createRelay, type DemoHandler, type Relay, type RelayOptions } from '../relay/relay.js';
 import { inspectorBanner } from './banner.js';
+import { handleStartTargets, startTargets } from './start-targets.js';
 import { createStaticHandler } from './static-files.js';
 
 /** How to start the inspector. */
@@ -43,10 +44,12 @@ const NO_DEMO: DemoHandler = {
 /** Starts the server; rejects when the port is taken (never moves to another port, since the printed relay URL names it). */
 export async function startInspectorServer(opts: InspectorServerOptions): Promise<InspectorServer> {
   const demo = opts.demo !== false;
-  const relay = createRelay({ createDemo: demo ? () => createDemoHandler() : () => NO_DEMO, ...opts.relay });
+  const targets = startTargets(opts.targets ?? []);
+  const relay = createRelay({ createDemo: demo ? () => createDemoHandler() : () => NO_DEMO, pinnedTargets: targets, ...opts.relay });
   const serveFile = createStaticHandler(opts.webRoot);
   const server: Server = createServer((req, res) => {
     setCspHeaders(res);
+    if (handleStartTargets(req, res, targets)) return;
     relay.handle(req, res, () => {
       serveFile(req, res).catch(() => res.destroy());
     });
@@ -69,7 +72,7 @@ export async function startInspectorServer(opts: InspectorServerOptions): Promis
     port,
     origin: `http://127.0.0.1:${port}`,
     relay,
-    banner: inspectorBanner({ port, token: relay.token, jsonlPath: relay.jsonlPath, demo }),
+    banner: inspectorBanner({ port, token: relay.token, jsonlPath: relay.jsonlPath, demo, targets }),
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

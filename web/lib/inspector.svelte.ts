@@ -29,6 +29,8 @@ import { Transfer } from './transfer.svelte.js';
 export type CaptureStatus = 'starting' | 'capturing' | 'failed';
 const LIST_LIMIT = 200;
 const RELAY_TARGETS = '/relay/api/targets';
+/** Targets given to `mrtr-inspector --target` (server/serve/start-targets.ts). */
+const START_TARGETS = '/relay/api/start-targets';
 /** How often the page re-reads the relay's attached stdio servers (they come and go with `wrap --serve`). */
 const STDIO_POLL_MS = 1500;
 
@@ -105,6 +107,7 @@ export class Inspector {
       void this.view.loadStatic();
       void this.refresh();
       void this.#syncRelay(this.#targets);
+      void this.#addStartTargets();
       void this.#pollStdio();
       const { link, notice } = await SwLink.start({ onNotice: (m) => this.say(m) });
       this.#link = link;
@@ -315,6 +318,21 @@ export class Inspector {
       }
     } catch {
       // No relay reachable: only "via relay" targets need it, and their calls will say so.
+    }
+  }
+
+  // Targets given on the command line (`mrtr-inspector --target URL`) become watched ones
+  // when the page opens; a server without any (`vite dev`, a static host) answers 404.
+  async #addStartTargets(): Promise<void> {
+    try {
+      const res = await fetch(START_TARGETS, { cache: 'no-store' });
+      if (!res.ok) return;
+      const body = (await res.json()) as { targets?: { url?: unknown }[] };
+      for (const t of body.targets ?? []) {
+        if (typeof t.url === 'string' && !this.#targets.some((w) => w.url === t.url)) await this.addTarget(t.url);
+      }
+    } catch {
+      // No start targets to add.
     }
   }
 

@@ -126,12 +126,14 @@ export function readRecord(v: unknown, where: string, seq: number): Read<Exchang
   const endedAt = optNumber(v, 'endedAt', where);
   const error = optString(v, 'error', where);
   const derivedFrom = optString(v, 'derivedFrom', where);
-  for (const x of [session, client, endedAt, error, derivedFrom]) if (isProblem(x)) return x;
+  const refused = optString(v, 'refused', where);
+  for (const x of [session, client, endedAt, error, derivedFrom, refused]) if (isProblem(x)) return x;
   if (session !== undefined) rec.session = session as string;
   if (client !== undefined) rec.client = client as string;
   if (endedAt !== undefined) rec.endedAt = endedAt as number;
   if (error !== undefined) rec.error = error as string;
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom as string;
+  if (refused !== undefined) rec.refused = refused as string;
   if (own(v, 'stdio') !== undefined) {
     const stdio = readStdio(own(v, 'stdio'), `${dot(where)}stdio`);
     if (isProblem(stdio)) return stdio;

@@ -93,11 +93,13 @@ describe("the relay's token", () => {
     }
     await eventually(async () => {
       const { records } = parseJsonl(await readFile(h.jsonl, 'utf8').catch(() => ''));
-      return records.length === 7 && records.every((r) => r.state !== 'pending' && r.state !== 'streaming');
+      // 7 exchanges and the 5 refusals of relay URLs (the page API's refusal is not recorded).
+      return records.length === 12 && records.every((r) => r.state !== 'pending' && r.state !== 'streaming');
     }, 15_000);
     const records = parseJsonl(await readFile(h.jsonl, 'utf8')).records;
     // The broken stream ends as failed or aborted, whichever side notices first.
     expect(records.map((r) => r.state)).toEqual(expect.arrayContaining(['aborted', 'complete', 'failed']));
+    expect(records.filter((r) => r.refused !== undefined)).toHaveLength(5);
 
     // A page connects: new exchanges are pushed to it; then it drains the backlog.
     const page = await openEvents(h.port, { path: '/relay/api/events', headers: { origin: h.origin } });
@@ -106,7 +108,7 @@ describe("the relay's token", () => {
     while (page.pending() > 0) out.note('page event', await page.next());
     page.close();
     const backlog = out.response('backlog', await send(h.port, { method: 'POST', path: '/relay/api/backlog', headers: { origin: h.origin } }));
-    expect(parseJsonl(backlog.text).records).toHaveLength(7);
+    expect(parseJsonl(backlog.text).records).toHaveLength(12);
     await h.relay.close();
     for (const f of await readdir(h.dir)) out.note(`file ${f}`, await readFile(join(h.dir, f), 'utf8'));
 
