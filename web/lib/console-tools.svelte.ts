@@ -184,6 +184,8 @@ export class Replay {
   #sendCredentials = $state(false);
   #ignore = $state('');
   #view = $state.raw<ReplayView | null>(null);
+  /** The capture session the shown results were replayed from. */
+  #source: string | null = null;
   #busy = $state(false);
   readonly #host: ConsoleHost;
 
@@ -223,11 +225,21 @@ export class Replay {
         const got = await api.replay(session, opts);
         if (!got.ok) { this.#host.say(got.error.message); return; }
         this.#view = got.value;
+        this.#source = session;
         await this.#host.filed();
       });
     } finally {
       this.#busy = false;
     }
+  }
+
+  /**
+   * Drops the results when the page moves to another session: they describe the session
+   * they were replayed from. Opening the replay's own session (Inspect) keeps them.
+   */
+  follow(session: string | null): void {
+    const v = this.#view;
+    if (v && session !== this.#source && session !== v.session?.id) this.#view = null;
   }
 
   /** Opens the replay's own capture session in the devtools. */

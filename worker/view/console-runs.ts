@@ -11,7 +11,7 @@ import {
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
 import { credentialsNotice } from '../console/replay-report.js';
-import type { ReplayView, ResendView, TamperTestView, TamperView } from './console-types.js';
+import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendView, TamperTestView, TamperView } from './console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
 
@@ -146,9 +146,31 @@ export async function replaySession(analysis: Analysis, opts: { conversations?: 
   const notice = credentialsNotice(run, PAGE_SEND_CREDENTIALS);
   const session = run.records.length ? await persistAs(run.records) : null;
   return {
-    target: run.target, ignore: run.ignore, outcomes: run.outcomes, skipped: run.skipped, summary: run.summary,
+    target: run.target, ignore: run.ignore, outcomes: run.outcomes.map(withValues), skipped: run.skipped, summary: run.summary,
     ...(run.unreachable ? { unreachable: run.unreachable } : {}), credentialsWithheld: run.credentialsWithheld, ...(notice ? { credentialsNotice: notice } : {}),
     session, exchanges: run.records.length,
+  };
+}
+
+// The diff carries values as JSON text (the CLI prints it); the page draws an object or an
+// array as a tree, so the parsed value goes along for those.
+function branchValue(text: string | undefined): unknown {
+  if (text === undefined || (text[0] !== '{' && text[0] !== '[')) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function withValues(o: ReplayView['outcomes'][number]): ReplayOutcomeView {
+  return {
+    ...o,
+    changes: o.changes.map((c): ReplayChangeView => {
+      const before = branchValue(c.before);
+      const after = branchValue(c.after);
+      return { ...c, ...(before !== undefined ? { beforeValue: before } : {}), ...(after !== undefined ? { afterValue: after } : {}) };
+    }),
   };
 }
 

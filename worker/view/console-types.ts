@@ -133,10 +133,16 @@ export interface TamperView {
 }
 
 /** A replay, as the page shows it; its traffic is a capture session of its own. */
+/** One change of a replayed answer, with the values themselves when they are objects or arrays (drawn as trees). */
+export type ReplayChangeView = ReplayOutcome['changes'][number] & { beforeValue?: unknown; afterValue?: unknown };
+
+/** A replayed conversation's outcome as the page shows it. */
+export type ReplayOutcomeView = Omit<ReplayOutcome, 'changes'> & { changes: ReplayChangeView[] };
+
 export interface ReplayView {
   target: string;
   ignore: string[];
-  outcomes: ReplayOutcome[];
+  outcomes: ReplayOutcomeView[];
   skipped: ReplaySkip[];
   summary: { same: number; different: number; stopped: number; failed: number; skipped: number };
   unreachable?: { url: string; message: string };
