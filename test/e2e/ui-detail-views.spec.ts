@@ -49,3 +49,17 @@ test('a form preview in the thread shows the values the next round sent, not the
   await expect(rounds.nth(2).locator('[data-testid="form-field"][data-field="confirm"] input[type="checkbox"]')).toBeChecked();
   await expect(rounds.nth(1).getByTestId('answer-action')).toHaveText('✔ answered: accepted');
 });
+
+test('the rule sheet quotes the clause the rule enforces and links to its lines in the spec', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await page.locator('[data-testid="conversation"][data-status="error"]').click();
+  await page.getByTestId('tab-findings').click();
+  await page.getByTestId('finding').first().getByTestId('rule-link').click();
+  const sheet = page.getByTestId('rule-sheet');
+  await expect(sheet).toContainText('mrtr/state-modified');
+  await expect(sheet.getByTestId('clause-excerpt').first()).toContainText('echo its exact value on the retry');
+  const link = sheet.getByTestId('clause-link').first();
+  await expect(link).toHaveText('mrtr.mdx line 254');
+  await expect(link).toHaveAttribute('href', /\/docs\/specification\/2026-07-28\/basic\/patterns\/mrtr\.mdx#L254$/);
+  await expect(link).toHaveAttribute('rel', /noopener/);
+});
