@@ -63,3 +63,27 @@ test('the rule sheet quotes the clause the rule enforces and links to its lines 
   await expect(link).toHaveAttribute('href', /\/docs\/specification\/2026-07-28\/basic\/patterns\/mrtr\.mdx#L254$/);
   await expect(link).toHaveAttribute('rel', /noopener/);
 });
+
+test('edit & re-send goes with a fresh id (the captured one on request), to an editable URL, and says why an unreachable server did not answer', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await inspector.conversationRow('setup_wizard').click();
+  await page.getByTestId('round').first().getByRole('button').first().click();
+  await page.getByTestId('edit').click();
+  const body = page.getByTestId('draft-body');
+  await expect(body).toHaveValue(/"setup_wizard"/);
+  // The captured id was 0; the draft carries another one, and the diff shows the change.
+  await expect(body).not.toHaveValue(/"id": 0\b/);
+  await expect(page.getByTestId('draft-diff').locator('[data-kind="removed"]')).toContainText('"id": 0');
+  await page.getByTestId('resend-keep-id').check();
+  await expect(body).toHaveValue(/"id": 0\b/);
+  await page.getByTestId('resend-keep-id').uncheck();
+  await expect(body).not.toHaveValue(/"id": 0\b/);
+  // Pointed at a port where nothing listens, the answer names the causes and the next step.
+  await expect(page.getByTestId('resend-url')).toHaveValue(/^http/);
+  await page.getByTestId('resend-url').fill('http://127.0.0.1:9/mcp');
+  await page.getByTestId('draft-send').click();
+  const result = page.getByTestId('resend-result');
+  await expect(result).toContainText('not answered');
+  await expect(result).not.toContainText('HTTP 0');
+  await expect(page.getByTestId('resend-summary')).toContainText('via relay');
+});

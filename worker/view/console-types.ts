@@ -153,6 +153,15 @@ export interface ReplayView {
   exchanges: number;
 }
 
+/** The editable draft of a captured request: the text to edit (a fresh id), the captured text, and both ids. */
+export interface ResendDraftView {
+  text: string;
+  original: string;
+  url: string;
+  from: string;
+  ids: { captured: string | number | null; fresh: string | number };
+}
+
 /** What an edit-and-resend sent and got back. */
 export interface ResendView {
   status: number;
