@@ -87,3 +87,23 @@ test('edit & re-send goes with a fresh id (the captured one on request), to an e
   await expect(result).not.toContainText('HTTP 0');
   await expect(page.getByTestId('resend-summary')).toContainText('via relay');
 });
+
+test('a conversation that re-presents an earlier call\'s token links to that call by its name and time, and the link selects it', async ({ inspector, page }) => {
+  const { capture, ask, reply } = await import('../support/capture-builder.ts');
+  const { exportJsonl } = await import('../../worker/capture/jsonl.ts');
+  const cap = capture();
+  const first = cap.call('tools/call', { name: 'confirm_action', arguments: {} }).inputRequired({ ok: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) }, 'tok-1');
+  cap.retry(first, { ok: reply.accept() });
+  cap.retry(first, { ok: reply.accept() }); // the same retry sent again after completion
+  await inspector.importFile({ name: 'replayed.jsonl', text: exportJsonl(cap.build()) });
+  const rows = page.locator('[data-testid="conversation"]').filter({ hasText: 'confirm_action' });
+  await expect(rows).toHaveCount(2);
+  await rows.nth(1).click();
+  await expect(page.getByTestId('round')).toHaveCount(1);
+  const link = page.getByTestId('replay-of-link');
+  await expect(link).toContainText('the confirm_action call of');
+  await expect(link).not.toContainText('c0');
+  await link.click();
+  await expect(page.getByTestId('round')).toHaveCount(2);
+  await expect(page.getByTestId('replay-of-link')).toHaveCount(0);
+});
