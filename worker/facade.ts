@@ -16,6 +16,7 @@ import { exportHar, exportJsonl, importCapture } from './capture/index.js';
 import { DEMO_STATE_KEY } from './demo-key.js';
 import { toCurl, toFetch } from './export/index.js';
 import { ALL_RULES } from './lint/rules/index.js';
+import { CLAUSE_TEXTS } from './lint/clause-excerpts.js';
 import type { ExchangeState } from './protocol.js';
 import { PROTOCOL_VERSION } from './protocol.js';
 import { sarifReport } from './report/sarif.js';
@@ -254,7 +255,10 @@ const api = {
   },
 
   rules(): RuleInfo[] {
-    return ALL_RULES.map((r) => ({ id: r.id, severity: r.severity, clause: r.clause, title: r.title, tier: r.tier }));
+    return ALL_RULES.map((r) => ({
+      id: r.id, severity: r.severity, clause: r.clause, title: r.title, tier: r.tier,
+      clauseText: CLAUSE_TEXTS[r.clause] ?? { excerpts: [], links: [] },
+    }));
   },
 
   keys(): KeyInfo[] {

@@ -49,3 +49,61 @@ test('a form preview in the thread shows the values the next round sent, not the
   await expect(rounds.nth(2).locator('[data-testid="form-field"][data-field="confirm"] input[type="checkbox"]')).toBeChecked();
   await expect(rounds.nth(1).getByTestId('answer-action')).toHaveText('✔ answered: accepted');
 });
+
+test('the rule sheet quotes the clause the rule enforces and links to its lines in the spec', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await page.locator('[data-testid="conversation"][data-status="error"]').click();
+  await page.getByTestId('tab-findings').click();
+  await page.getByTestId('finding').first().getByTestId('rule-link').click();
+  const sheet = page.getByTestId('rule-sheet');
+  await expect(sheet).toContainText('mrtr/state-modified');
+  await expect(sheet.getByTestId('clause-excerpt').first()).toContainText('echo its exact value on the retry');
+  const link = sheet.getByTestId('clause-link').first();
+  await expect(link).toHaveText('mrtr.mdx line 254');
+  await expect(link).toHaveAttribute('href', /\/docs\/specification\/2026-07-28\/basic\/patterns\/mrtr\.mdx#L254$/);
+  await expect(link).toHaveAttribute('rel', /noopener/);
+});
+
+test('edit & re-send goes with a fresh id (the captured one on request), to an editable URL, and says why an unreachable server did not answer', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
+  await inspector.conversationRow('setup_wizard').click();
+  await page.getByTestId('round').first().getByRole('button').first().click();
+  await page.getByTestId('edit').click();
+  const body = page.getByTestId('draft-body');
+  await expect(body).toHaveValue(/"setup_wizard"/);
+  // The captured id was 0; the draft carries another one, and the diff shows the change.
+  await expect(body).not.toHaveValue(/"id": 0\b/);
+  await expect(page.getByTestId('draft-diff').locator('[data-kind="removed"]')).toContainText('"id": 0');
+  await page.getByTestId('resend-keep-id').check();
+  await expect(body).toHaveValue(/"id": 0\b/);
+  await page.getByTestId('resend-keep-id').uncheck();
+  await expect(body).not.toHaveValue(/"id": 0\b/);
+  // Pointed at a port where nothing listens, the answer names the causes and the next step.
+  await expect(page.getByTestId('resend-url')).toHaveValue(/^http/);
+  await page.getByTestId('resend-url').fill('http://127.0.0.1:9/mcp');
+  await page.getByTestId('draft-send').click();
+  const result = page.getByTestId('resend-result');
+  await expect(result).toContainText('not answered');
+  await expect(result).not.toContainText('HTTP 0');
+  await expect(page.getByTestId('resend-summary')).toContainText('via relay');
+});
+
+test('a conversation that re-presents an earlier call\'s token links to that call by its name and time, and the link selects it', async ({ inspector, page }) => {
+  const { capture, ask, reply } = await import('../support/capture-builder.ts');
+  const { exportJsonl } = await import('../../worker/capture/jsonl.ts');
+  const cap = capture();
+  const first = cap.call('tools/call', { name: 'confirm_action', arguments: {} }).inputRequired({ ok: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) }, 'tok-1');
+  cap.retry(first, { ok: reply.accept() });
+  cap.retry(first, { ok: reply.accept() }); // the same retry sent again after completion
+  await inspector.importFile({ name: 'replayed.jsonl', text: exportJsonl(cap.build()) });
+  const rows = page.locator('[data-testid="conversation"]').filter({ hasText: 'confirm_action' });
+  await expect(rows).toHaveCount(2);
+  await rows.nth(1).click();
+  await expect(page.getByTestId('round')).toHaveCount(1);
+  const link = page.getByTestId('replay-of-link');
+  await expect(link).toContainText('the confirm_action call of');
+  await expect(link).not.toContainText('c0');
+  await link.click();
+  await expect(page.getByTestId('round')).toHaveCount(2);
+  await expect(page.getByTestId('replay-of-link')).toHaveCount(0);
+});

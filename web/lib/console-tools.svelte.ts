@@ -20,6 +20,10 @@ async function run(host: ConsoleHost, fn: (api: Api) => Promise<void>): Promise<
 /** Edit and re-send: the raw draft (headers + JSON body), its diff against the original, the answer. */
 export class Resend {
   #draft = $state.raw<{ url: string; from: string; original: string } | null>(null);
+  #ids = $state.raw<{ captured: string | number | null; fresh: string | number } | null>(null);
+  #keepId = $state(false);
+  #url = $state('');
+  #viaRelay = $state(false);
   #text = $state('');
   #error = $state.raw<DraftError | null>(null);
   #changes = $state.raw<DraftChange[]>([]);
@@ -31,6 +35,26 @@ export class Resend {
   constructor(host: ConsoleHost) { this.#host = host; }
 
   get draft() { return this.#draft; }
+  /** Where the re-send goes (editable: point a captured round at a local server). */
+  get url(): string { return this.#url; }
+  get viaRelay(): boolean { return this.#viaRelay; }
+  /** Whether the draft keeps the captured JSON-RPC id (off: a fresh id, as a real client sends). */
+  get keepId(): boolean { return this.#keepId; }
+  get ids() { return this.#ids; }
+  setUrl(url: string): void { this.#url = url; }
+  setViaRelay(on: boolean): void { this.#viaRelay = on; }
+
+  /** Switches the draft's id between the captured one and the fresh one. */
+  setKeepId(keep: boolean): Promise<void> {
+    const ids = this.#ids;
+    if (!ids || ids.captured === null) return Promise.resolve();
+    return run(this.#host, async (api) => {
+      const text = await api.resendWithId(this.#text, keep ? ids.captured! : ids.fresh);
+      if (text === null) { this.#host.say('Fix the draft first: its body must parse before the id can be changed.'); return; }
+      this.#keepId = keep;
+      this.setText(text);
+    });
+  }
   get text(): string { return this.#text; }
   get error(): DraftError | null { return this.#error; }
   get changes(): DraftChange[] { return this.#changes; }
@@ -42,11 +66,15 @@ export class Resend {
     return run(this.#host, async (api) => {
       const d = await api.resendDraft(exchangeId);
       if ('error' in d) { this.#host.say(`Cannot edit: ${d.error}`); return; }
-      this.#draft = { url: d.url, from: d.from, original: d.text };
-      this.#text = d.text;
+      this.#draft = { url: d.url, from: d.from, original: d.original };
+      this.#ids = d.ids;
+      this.#keepId = false;
+      this.#url = d.url;
+      this.#viaRelay = false;
+      this.#result = null;
       this.#error = null;
       this.#changes = [];
-      this.#result = null;
+      this.setText(d.text);
     });
   }
 
@@ -72,16 +100,22 @@ export class Resend {
     if (!d || this.#busy) return Promise.resolve();
     this.#busy = true;
     return run(this.#host, async (api) => {
-      const r = await api.resend(d, this.#text);
+      const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
+      if (!url) return;
+      const r = await api.resend({ ...d, url }, this.#text);
       if ('error' in r) { this.#error = r.error; return; }
       this.#result = r;
       await this.#host.filed();
     }).finally(() => { this.#busy = false; });
   }
 
-  /** `r`: sends a captured request again, unchanged (a new exchange derived from it). */
+  /** `r`: sends a captured request again, unchanged, its id included (a new exchange derived from it). */
   async replay(exchangeId: string): Promise<void> {
     await this.edit(exchangeId);
+    const d = this.#draft;
+    if (!d) return;
+    this.#keepId = true;
+    this.setText(d.original);
     await this.send();
   }
 }
@@ -184,6 +218,8 @@ export class Replay {
   #sendCredentials = $state(false);
   #ignore = $state('');
   #view = $state.raw<ReplayView | null>(null);
+  /** The capture session the shown results were replayed from. */
+  #source: string | null = null;
   #busy = $state(false);
   readonly #host: ConsoleHost;
 
@@ -223,11 +259,21 @@ export class Replay {
         const got = await api.replay(session, opts);
         if (!got.ok) { this.#host.say(got.error.message); return; }
         this.#view = got.value;
+        this.#source = session;
         await this.#host.filed();
       });
     } finally {
       this.#busy = false;
     }
+  }
+
+  /**
+   * Drops the results when the page moves to another session: they describe the session
+   * they were replayed from. Opening the replay's own session (Inspect) keeps them.
+   */
+  follow(session: string | null): void {
+    const v = this.#view;
+    if (v && session !== this.#source && session !== v.session?.id) this.#view = null;
   }
 
   /** Opens the replay's own capture session in the devtools. */

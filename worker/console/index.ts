@@ -7,7 +7,8 @@ export { buildRequest, buildRetry, capabilitiesFrom, encodeHeaderValue, paramHea
 // Edit-and-resend: the pure draft parser, the preview text, the line diff.
 export { diffDraft, draftText, parseDraft, type DraftChange, type DraftError, type DraftParse } from './draft.js';
 // Edit and re-send any captured request, linked to the original.
-export { resend, resendDraft, resendRequest, type ResendDraft } from './resend.js';
+export { draftWithId, freshRequestId, resend, resendDraft, resendRequest, type ResendDraft } from './resend.js';
+export { explainSendFailure } from './send-failure.js';
 // Elicitation forms: field model, validation, ElicitResult.
 export { elicitResult, formFromSchema, initialValues, validateForm, type FieldOption, type FieldType, type FieldValue, type FormCheck, type FormField, type FormModel } from './form.js';
 // Sampling and roots drafts; auto mode's matcher.

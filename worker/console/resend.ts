@@ -22,6 +22,24 @@ export function resendDraft(record: ExchangeRecord): ResendDraft | { error: stri
   return { url: record.request.url, from: record.id, original: draftText(JSON.parse(record.request.body ?? '{}'), built.headers) };
 }
 
+/**
+ * A JSON-RPC id for a re-send that differs from the captured one (a real client never
+ * re-uses an id: mrtr/retry-reused-id), of the same type so servers that expect numbers
+ * still get one.
+ */
+export function freshRequestId(old: unknown, random: () => number = Math.random): string | number {
+  const n = Math.floor(random() * 1e9);
+  if (typeof old === 'number') return old === 1e9 + n ? n + 1 : 1e9 + n;
+  return `${typeof old === 'string' ? old : 'req'}-resend-${n.toString(36)}`;
+}
+
+/** The draft text with its body's id set to `id`; null when the draft does not parse. */
+export function draftWithId(text: string, id: string | number): string | null {
+  const parsed = parseDraft(text);
+  if (!parsed.ok) return null;
+  return draftText({ ...parsed.message, id }, parsed.headers);
+}
+
 /** The request an edited draft becomes (headers from the draft, else the original's), or where it is wrong. */
 export function resendRequest(draft: ResendDraft, text: string, fallbackHeaders: readonly HeaderPair[] = []): { ok: true; request: ConsoleRequest; id: unknown } | { ok: false; error: DraftError } {
   const parsed = parseDraft(text);

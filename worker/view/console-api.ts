@@ -28,8 +28,8 @@ import {
 import { loadCatalog } from './console-catalog.js';
 import { checkForm, ConsoleStep } from './console-step.js';
 import { ConsoleTask } from './console-task.js';
-import { checkDraft, ConsoleTamper, replaySession, resend, resendDraft, sentResponses } from './console-runs.js';
-import type { CallSpec, ClientSetup, ReplayView, ServerCatalog, StepView, TamperView, TaskView } from './console-types.js';
+import { checkDraft, ConsoleTamper, replaySession, resend, resendDraft, resendWithId, sentResponses } from './console-runs.js';
+import type { CallSpec, ClientSetup, ReplayView, ResendDraftView, ServerCatalog, StepView, TamperView, TaskView } from './console-types.js';
 import { listOf, SessionModel } from './session-model.js';
 import type { Answer } from './types.js';
 
@@ -150,10 +150,12 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
     consoleCheckForm(form: FormModel, values: Record<string, FieldValue>) { return checkForm(form, values); },
 
     /** The editable draft of a captured request. */
-    async resendDraft(id: string): Promise<{ text: string; url: string; from: string } | { error: string }> {
+    async resendDraft(id: string): Promise<ResendDraftView | { error: string }> {
       const r = await store.getExchange(id);
       return r ? resendDraft(r) : { error: 'that exchange is no longer stored' };
     },
+    /** The draft with its JSON-RPC id set (the keep-old-id switch); null when it does not parse. */
+    resendWithId(text: string, id: string | number) { return resendWithId(text, id); },
     resendCheck(original: string, text: string) { return checkDraft(original, text); },
     /** Sends an edited draft through the page; the new exchange is derived from the original. */
     resend(draft: { url: string; from: string; original: string }, text: string) { return resend(draft, text, send, keep); },

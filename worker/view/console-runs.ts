@@ -6,19 +6,31 @@ import type { Analysis } from '../analysis.js';
 import type { ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import {
-  builtFromRecord, createStepper, diffDraft, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
+  builtFromRecord, createStepper, diffDraft, draftWithId, explainSendFailure, freshRequestId, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
   runAllTamperTests, runReplay, runTamperPlan, summarize, withoutMrtrFields,
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
 import { credentialsNotice } from '../console/replay-report.js';
-import type { ReplayView, ResendView, TamperTestView, TamperView } from './console-types.js';
+import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendDraftView, ResendView, TamperTestView, TamperView } from './console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
 
 /** The editable draft of a captured request: header lines, a blank line, the JSON body. */
-export function resendDraft(record: ExchangeRecord): { text: string; url: string; from: string } | { error: string } {
+export function resendDraft(record: ExchangeRecord): ResendDraftView | { error: string } {
   const d = draftOf(record);
-  return 'error' in d ? d : { text: d.original, url: d.url, from: d.from };
+  if ('error' in d) return d;
+  // A fresh id by default, as a real client's new request has; the captured one stays a
+  // click away (keep-old-id), and the diff shows the change.
+  const parsed = parseDraft(d.original);
+  const captured = parsed.ok ? parsed.message.id : null;
+  const fresh = freshRequestId(captured);
+  const text = (captured !== null ? draftWithId(d.original, fresh) : null) ?? d.original;
+  return { text, original: d.original, url: d.url, from: d.from, ids: { captured: captured as string | number | null, fresh } };
+}
+
+/** The draft with its body's id set (keep-old-id and back); null when it does not parse. */
+export function resendWithId(text: string, id: string | number): string | null {
+  return draftWithId(text, id);
 }
 
 /** Where an edited draft cannot be sent, and the changes against the original. */
@@ -34,7 +46,10 @@ export async function resend(draft: { url: string; from: string; original: strin
   const session = (await persist([r.record])) ?? '';
   const reading = r.reading;
   const answer = reading.kind === 'failed' ? reading.message : JSON.stringify(reading.kind === 'error' ? { error: reading.error } : reading.result, null, 2);
-  return { status: r.record.response?.status ?? 0, summary: summarize(reading), answer, recordId: r.record.id, derivedFrom: draft.from, session };
+  const status = r.record.response?.status ?? 0;
+  // Status 0 is no answer at all: say what happened and what to do, not "HTTP 0".
+  const summary = reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading);
+  return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session };
 }
 
 function view(r: TamperResult): TamperTestView {
@@ -146,9 +161,31 @@ export async function replaySession(analysis: Analysis, opts: { conversations?: 
   const notice = credentialsNotice(run, PAGE_SEND_CREDENTIALS);
   const session = run.records.length ? await persistAs(run.records) : null;
   return {
-    target: run.target, ignore: run.ignore, outcomes: run.outcomes, skipped: run.skipped, summary: run.summary,
+    target: run.target, ignore: run.ignore, outcomes: run.outcomes.map(withValues), skipped: run.skipped, summary: run.summary,
     ...(run.unreachable ? { unreachable: run.unreachable } : {}), credentialsWithheld: run.credentialsWithheld, ...(notice ? { credentialsNotice: notice } : {}),
     session, exchanges: run.records.length,
+  };
+}
+
+// The diff carries values as JSON text (the CLI prints it); the page draws an object or an
+// array as a tree, so the parsed value goes along for those.
+function branchValue(text: string | undefined): unknown {
+  if (text === undefined || (text[0] !== '{' && text[0] !== '[')) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function withValues(o: ReplayView['outcomes'][number]): ReplayOutcomeView {
+  return {
+    ...o,
+    changes: o.changes.map((c): ReplayChangeView => {
+      const before = branchValue(c.before);
+      const after = branchValue(c.after);
+      return { ...c, ...(before !== undefined ? { beforeValue: before } : {}), ...(after !== undefined ? { afterValue: after } : {}) };
+    }),
   };
 }
 

@@ -133,10 +133,16 @@ export interface TamperView {
 }
 
 /** A replay, as the page shows it; its traffic is a capture session of its own. */
+/** One change of a replayed answer, with the values themselves when they are objects or arrays (drawn as trees). */
+export type ReplayChangeView = ReplayOutcome['changes'][number] & { beforeValue?: unknown; afterValue?: unknown };
+
+/** A replayed conversation's outcome as the page shows it. */
+export type ReplayOutcomeView = Omit<ReplayOutcome, 'changes'> & { changes: ReplayChangeView[] };
+
 export interface ReplayView {
   target: string;
   ignore: string[];
-  outcomes: ReplayOutcome[];
+  outcomes: ReplayOutcomeView[];
   skipped: ReplaySkip[];
   summary: { same: number; different: number; stopped: number; failed: number; skipped: number };
   unreachable?: { url: string; message: string };
@@ -145,6 +151,15 @@ export interface ReplayView {
   credentialsNotice?: string;
   session: { id: string; name: string } | null;
   exchanges: number;
+}
+
+/** The editable draft of a captured request: the text to edit (a fresh id), the captured text, and both ids. */
+export interface ResendDraftView {
+  text: string;
+  original: string;
+  url: string;
+  from: string;
+  ids: { captured: string | number | null; fresh: string | number };
 }
 
 /** What an edit-and-resend sent and got back. */

@@ -1,6 +1,7 @@
 // What the analysis worker answers the devtools page with: list rows (summaries), and
 // details fetched by id. Plain, structured-cloneable data; the page imports these as
 // types only and never parses traffic itself.
+import type { ClauseText } from '../lint/clause-text.js';
 import type { RoundDiff } from '../diff/round-diff.js';
 import type { StorageErrorInfo } from '../storage/index.js';
 import type {
@@ -258,6 +259,8 @@ export interface RuleInfo {
   clause: string;
   title: string;
   tier: 1 | 2;
+  /** The spec digest's lines behind the clause, and links to the cited lines of the spec. */
+  clauseText: ClauseText;
 }
 
 export interface SessionInfo {
