@@ -7,13 +7,22 @@ import type { CaptureStore, NewExchange, StoredExchange } from '../../../worker/
 import type { CaptureNotice } from '../../../web/sw/messages.js';
 import { Tap } from '../../../web/sw/tap.js';
 
-/** A store that keeps records in memory (the tap only adds and updates). */
+/** A store that keeps records in memory (the tap adds, fills in a Console send, and updates). */
 function memoryStore() {
   const records = new Map<string, StoredExchange>();
   const store = {
     async addExchange(rec: NewExchange) {
       if (records.has(rec.id)) throw new Error(`duplicate ${rec.id}`);
       const stored = { ...rec, v: 1, seq: records.size } as StoredExchange;
+      records.set(rec.id, stored);
+      return stored;
+    },
+    // Same contract as storage's fillExchange: a pending copy is replaced (its seq and
+    // session kept), a final one stands (null, nothing written), none is added.
+    async fillExchange(rec: NewExchange) {
+      const old = records.get(rec.id);
+      if (old && old.state !== 'pending' && old.state !== 'streaming') return null;
+      const stored = { ...rec, v: 1, seq: old?.seq ?? records.size, session: old?.session ?? rec.session } as StoredExchange;
       records.set(rec.id, stored);
       return stored;
     },
@@ -128,5 +137,21 @@ describe('the tap and the link header', () => {
     expect(res.headers.get(TAPPED_HEADER)).toBe('c-5');
     await tap.done;
     expect(records.get('c-5')?.state).toBe('complete');
+  });
+
+  it('fills in the pending record the Console saved, keeping its seq, and leaves a final one standing', async () => {
+    stubServer();
+    const { tap, records } = tapOf();
+    records.set('c-6', { id: 'c-6', v: 1, seq: 7, session: 'capture', state: 'pending', source: 'console' } as unknown as StoredExchange);
+    await (await tap.run(post({ [LINK_HEADER]: 'id=c-6' }), undefined)).text();
+    await tap.done;
+    expect(records.get('c-6')).toMatchObject({ seq: 7, state: 'complete', source: 'console' });
+    expect(records.size).toBe(1);
+
+    const finalCopy = { id: 'c-7', v: 1, seq: 8, session: 'capture', state: 'complete', source: 'console', mark: 'console-own' } as unknown as StoredExchange;
+    records.set('c-7', finalCopy);
+    await (await tap.run(post({ [LINK_HEADER]: 'id=c-7' }), undefined)).text();
+    await tap.done;
+    expect(records.get('c-7')).toBe(finalCopy);
   });
 });
