@@ -212,8 +212,11 @@ export async function putTargets(h: RelayHarness, targets: { id: string; url: st
 }
 
 // The capture file as the page would import it: header checked, later lines win by id.
+// Only whole lines count: a test polling the file while the relay appends a large record
+// can read its first part, which is not yet a line (every line the relay writes ends in \n).
 export function parseJsonl(text: string): { header: unknown; records: ExchangeRecord[] } {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const whole = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1);
+  const lines = whole.split('\n').filter((l) => l.trim() !== '');
   const first = lines.length ? (JSON.parse(lines[0]) as { kind?: string }) : undefined;
   const header = first?.kind === 'mrtr-inspector-capture' ? first : undefined;
   const byId = new Map<string, ExchangeRecord>();
