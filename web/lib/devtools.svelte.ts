@@ -115,6 +115,15 @@ export class Devtools {
     }
   }
 
+  /** Selects a conversation on a given round (a link to an exchange); the list scrolls to it. */
+  reveal(id: string, round: number): void {
+    this.#selected = id;
+    this.#round = round;
+    this.#exchange = null;
+    this.#focus = 'thread';
+    void this.#loadThread(id, false);
+  }
+
   selectRound(i: number): void {
     const rounds = this.#thread?.rounds ?? [];
     if (i < 0 || i >= rounds.length) return;
