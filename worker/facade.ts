@@ -229,7 +229,7 @@ const api = {
   findingsSummary(session: string): Promise<Answer<FindingsSummary>> {
     return guard(async () => {
       const b = await builtOf(session);
-      return findingsSummary(b.analysis.findings, b.analysis.records);
+      return findingsSummary(b.analysis.findings, b.analysis.records, [...b.byId.values()].map((v) => v.conversation));
     });
   },
 
