@@ -131,6 +131,18 @@ export class Devtools {
     void this.#loadExchange(rounds[i].exchangeId, false);
   }
 
+  /**
+   * Opens exchange `id` in the detail pane on round `i`: a legacy client's answer is an
+   * exchange of the round's conversation that is no round of its own.
+   */
+  openExchange(i: number, id: string): void {
+    const rounds = this.#thread?.rounds ?? [];
+    if (i < 0 || i >= rounds.length) return;
+    this.#round = i;
+    this.#focus = 'detail';
+    void this.#loadExchange(id, false);
+  }
+
   selectTab(tab: DetailTab): void { this.#tab = tab; }
   setFocus(f: Focus): void { this.#focus = f; }
 
