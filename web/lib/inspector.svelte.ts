@@ -172,6 +172,14 @@ export class Inspector {
     this.view.reveal(got.value.conversation, got.value.round);
   }
 
+  /** Shows the session with conversation `id` selected. */
+  async showConversation(session: string, id: string): Promise<void> {
+    await this.viewSession(session);
+    if (this.#viewing !== session) return;
+    this.view.select(id);
+    this.view.setFocus('list');
+  }
+
   /** Shows a session that was just created (an import), after re-reading the session list. */
   async showNewSession(s: SessionInfo): Promise<void> {
     await this.loadSessions();
