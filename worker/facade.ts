@@ -30,6 +30,7 @@ import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
 import { createImportApi } from './view/import-api.js';
 import { findingsSummary, type FindingsSummary } from './view/findings-summary.js';
+import { placeOfExchange, type ExchangePlace } from './view/exchange-place.js';
 import { withoutCaptureExt } from './export/file-name.js';
 import type { Answer } from './view/types.js';
 import type {
@@ -40,6 +41,7 @@ export type * from './view/types.js';
 export type * from './view/console-types.js';
 export type { UnsavedExchange } from './view/session-model.js';
 export type { FindingsEntry, FindingOccurrence, FindingsSummary } from './view/findings-summary.js';
+export type { ExchangePlace } from './view/exchange-place.js';
 
 /** One row of the exchange list. */
 export interface ExchangeSummary {
@@ -227,7 +229,7 @@ const api = {
   findingsSummary(session: string): Promise<Answer<FindingsSummary>> {
     return guard(async () => {
       const b = await builtOf(session);
-      return findingsSummary(b.analysis.findings, b.analysis.records);
+      return findingsSummary(b.analysis.findings, b.analysis.records, [...b.byId.values()].map((v) => v.conversation));
     });
   },
 
@@ -237,6 +239,14 @@ const api = {
       const b = await builtOf(session);
       const hit = b.byId.get(id);
       return hit ? conversationView(hit.conversation, b.index, tokens) : null;
+    });
+  },
+
+  /** The conversation (and round) that holds exchange `id`, for links that name an exchange. */
+  placeOfExchange(session: string, id: string): Promise<Answer<ExchangePlace | null>> {
+    return guard(async () => {
+      const b = await builtOf(session);
+      return placeOfExchange([...b.byId.values()].map((v) => v.conversation), b.analysis.records, id);
     });
   },
 

@@ -16,6 +16,15 @@ test('replays the recorded session against the demo server with zero diffs, as a
   await expect(summary).toHaveAttribute('data-different', '0');
   await expect(summary).toContainText('11 same, 0 different');
   await expect(page.getByTestId('replay-diff')).toHaveCount(0);
+  // Each outcome names its recorded call by a link (no internal id), which selects it.
+  const wizard = page.locator('[data-testid="replay-outcome"][data-name="setup_wizard"]');
+  const recorded = wizard.getByTestId('replay-recorded-link');
+  const conversation = await recorded.getAttribute('data-conversation');
+  expect(conversation).toBeTruthy();
+  await expect(wizard).not.toContainText(conversation!);
+  await recorded.click();
+  await expect(page.locator(`[data-testid="conversation"][data-id="${conversation}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('thread').locator('h2')).toContainText('setup_wizard');
   await page.getByTestId('replay-inspect').click();
   await expect(page.getByTestId('session-picker').locator('option:checked')).toContainText('Replay →');
   await expect(inspector.conversationRow('setup_wizard')).toHaveCount(1);

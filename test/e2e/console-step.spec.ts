@@ -128,6 +128,10 @@ test('e opens a captured request in the editor with a diff; sending records an e
   const derived = await inspector.waitForStored((r) => r.source === 'console' && r.derivedFrom !== undefined, 'the re-sent exchange');
   expect((await inspector.storedExchanges()).some((r) => r.id === derived.derivedFrom)).toBe(true);
   expect(derived.request.body).toContain('"id": 777');
+  // "Show it" selects the new exchange's conversation and round, not only its session.
+  await page.getByTestId('resend-show').click();
+  await expect(page.locator('[data-testid="conversation"][aria-selected="true"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid="round"][aria-current="true"]')).toHaveAttribute('data-exchange-id', derived.id);
   void original;
 });
 

@@ -32,6 +32,10 @@ test('repeated findings are one line per server and rule, and an occurrence sele
   const fourth = occurrences.nth(3);
   const conversation = await fourth.getAttribute('data-conversation');
   expect(conversation).toBeTruthy();
+  // Named by tool, round and time, not by internal ids.
+  await expect(fourth).toHaveText(/^step_\d, round \d+ at \d{1,2}:\d\d:\d\d/);
+  await expect(fourth).not.toContainText(conversation!);
+  const round = await fourth.getAttribute('data-round');
   await fourth.click();
   const row = page.locator(`[data-testid="conversation"][data-id="${conversation}"]`);
   await expect(row).toHaveAttribute('aria-selected', 'true');
@@ -40,6 +44,7 @@ test('repeated findings are one line per server and rule, and an occurrence sele
   const name = (await row.locator('.c-name').innerText()).trim();
   expect(name).toMatch(/^step_\d$/);
   await expect(page.getByTestId('thread').locator('h2')).toContainText(name);
+  await expect(page.locator('[data-testid="round"][aria-current="true"]')).toHaveAttribute('data-round', round!);
 
   await page.getByTestId('findings-close').click();
   await expect(panel).toHaveCount(0);

@@ -33,7 +33,15 @@ test('legacy server-initiated requests appear in the same timeline, marked legac
   const legacy = page.getByTestId('legacy').first();
   await expect(legacy).toContainText('legacy');
   await expect(legacy).toContainText('elicitation/create');
-  await expect(legacy).toContainText('answered in exchange');
+  await expect(legacy).toContainText('answered by the client');
+  // The answer is a link that opens the client's answering exchange in the detail pane.
+  const answer = legacy.getByTestId('legacy-answer-link');
+  const answering = await answer.getAttribute('data-exchange-id');
+  expect(answering).toBeTruthy();
+  await expect(page.getByTestId('detail')).not.toHaveAttribute('data-exchange-id', answering!);
+  await answer.click();
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-exchange-id', answering!);
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-focus', 'true');
 });
 
 test('the requestState tab decodes the token, and the server key entered there turns it verified', async ({ inspector, page }) => {

@@ -28,6 +28,8 @@ export interface ConsoleHost {
   endpoint(url: string, viaRelay: boolean): Promise<string | null>;
   /** Switches the devtools to a session (e.g. a replay's). */
   show(session: string): Promise<void>;
+  /** Selects a conversation of a session (a replay outcome's recorded call). */
+  select(session: string, conversation: string): Promise<void>;
 }
 
 const registered = new WeakSet<object>();
@@ -93,5 +95,6 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       return viaRelay ? new URL(`${RELAY_FORWARD}${encodeURIComponent(t.id)}`, location.href).href : key + abs.search;
     },
     show: (session) => inspector.viewSession(session),
+    select: (session, conversation) => inspector.showConversation(session, conversation),
   };
 }

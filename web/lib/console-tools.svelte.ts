@@ -276,6 +276,11 @@ export class Replay {
     if (v && session !== this.#source && session !== v.session?.id) this.#view = null;
   }
 
+  /** Selects a replayed conversation's recorded call in the session it was replayed from. */
+  showRecorded(conversation: string): Promise<void> {
+    return this.#source ? this.#host.select(this.#source, conversation) : Promise.resolve();
+  }
+
   /** Opens the replay's own capture session in the devtools. */
   inspect(): Promise<void> {
     const s = this.#view?.session;

@@ -115,11 +115,32 @@ export class Devtools {
     }
   }
 
+  /** Selects a conversation on a given round (a link to an exchange); the list scrolls to it. */
+  reveal(id: string, round: number): void {
+    this.#selected = id;
+    this.#round = round;
+    this.#exchange = null;
+    this.#focus = 'thread';
+    void this.#loadThread(id, false);
+  }
+
   selectRound(i: number): void {
     const rounds = this.#thread?.rounds ?? [];
     if (i < 0 || i >= rounds.length) return;
     this.#round = i;
     void this.#loadExchange(rounds[i].exchangeId, false);
+  }
+
+  /**
+   * Opens exchange `id` in the detail pane on round `i`: a legacy client's answer is an
+   * exchange of the round's conversation that is no round of its own.
+   */
+  openExchange(i: number, id: string): void {
+    const rounds = this.#thread?.rounds ?? [];
+    if (i < 0 || i >= rounds.length) return;
+    this.#round = i;
+    this.#focus = 'detail';
+    void this.#loadExchange(id, false);
   }
 
   selectTab(tab: DetailTab): void { this.#tab = tab; }

@@ -161,6 +161,25 @@ export class Inspector {
     await this.refresh();
   }
 
+  /**
+   * Shows the session and selects the conversation and round holding exchange `id` (the
+   * Console's "Show it"); only the session when no conversation holds it.
+   */
+  async showExchange(session: string, id: string): Promise<void> {
+    await this.viewSession(session);
+    const got = await this.#analysis.api?.placeOfExchange(session, id);
+    if (!got?.ok || !got.value || this.#viewing !== session) return;
+    this.view.reveal(got.value.conversation, got.value.round);
+  }
+
+  /** Shows the session with conversation `id` selected. */
+  async showConversation(session: string, id: string): Promise<void> {
+    await this.viewSession(session);
+    if (this.#viewing !== session) return;
+    this.view.select(id);
+    this.view.setFocus('list');
+  }
+
   /** Shows a session that was just created (an import), after re-reading the session list. */
   async showNewSession(s: SessionInfo): Promise<void> {
     await this.loadSessions();

@@ -92,7 +92,12 @@ function legacyViews(c: Conversation, ri: number, index: AnalysisIndex): LegacyV
     const out: LegacyView = { method: l.method, id: l.id, t: l.t, stream: l.stream, params: req?.params ?? null };
     if (l.answeredIn !== undefined) {
       out.answeredIn = l.answeredIn;
-      const ans = index.bySeq.get(l.answeredIn)?.decoded.sent[l.answerIndex ?? 0];
+      const answering = index.bySeq.get(l.answeredIn);
+      if (answering) {
+        out.answeredInId = answering.record.id;
+        out.answeredAt = answering.record.startedAt;
+      }
+      const ans = answering?.decoded.sent[l.answerIndex ?? 0];
       if (ans) out.answer = ans.result ?? ans.error ?? null;
     }
     if (l.answerStatus !== undefined) out.answerStatus = l.answerStatus;

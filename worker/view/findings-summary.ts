@@ -1,7 +1,7 @@
 // The page's session-wide findings summary: findings repeated on one server (same rule,
 // same severity) become one entry with a count and its occurrences, as in the text report;
 // the rest stay one entry each. Pure, so the CLI's grouping and the page's cannot drift.
-import type { Finding, Severity } from '../protocol.js';
+import type { Conversation, Finding, Severity } from '../protocol.js';
 import { groupFindings } from '../report/group-findings.js';
 import { serverOf } from './keyring.js';
 
@@ -11,6 +11,12 @@ export interface FindingOccurrence {
   /** The exchange record's id, or null when the seq is not in the session (should not happen). */
   exchangeId: string | null;
   conversation: string | null;
+  /** What a person calls it: the conversation's tool (params.name/uri) or else its method. */
+  call: string | null;
+  /** Index of the round the exchange carried in its conversation, or null. */
+  round: number | null;
+  /** When the exchange started (ms since the epoch), or null when not known. */
+  at: number | null;
   message: string;
 }
 
@@ -34,13 +40,26 @@ export interface FindingsSummary {
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /**
- * Groups a session's findings for the page. `records` maps seqs to exchange ids and URLs.
+ * Groups a session's findings for the page. `records` maps seqs to exchange ids, URLs and
+ * start times; `conversations` names each occurrence's call and round.
  * Entries come errors first, then warnings, then infos; within a severity, in the order of
  * their first finding.
  */
-export function findingsSummary(findings: readonly Finding[], records: readonly { seq: number; id: string; request: { url: string } }[]): FindingsSummary {
-  const bySeq = new Map<number, { id: string; url: string }>();
-  for (const r of records) bySeq.set(r.seq, { id: r.id, url: r.request.url });
+export function findingsSummary(
+  findings: readonly Finding[],
+  records: readonly { seq: number; id: string; startedAt?: number; request: { url: string } }[],
+  conversations: Iterable<Conversation> = [],
+): FindingsSummary {
+  const bySeq = new Map<number, { id: string; url: string; at: number | null }>();
+  for (const r of records) bySeq.set(r.seq, { id: r.id, url: r.request.url, at: r.startedAt ?? null });
+  const byId = new Map<string, Conversation>();
+  for (const c of conversations) byId.set(c.id, c);
+  const callOf = (f: Finding): { call: string | null; round: number | null } => {
+    const c = f.conversation === null ? undefined : byId.get(f.conversation);
+    if (!c) return { call: null, round: null };
+    const round = c.rounds.findIndex((r) => r.exchange === f.exchange);
+    return { call: c.name ?? c.method, round: round < 0 ? null : round };
+  };
   const servers = new Map<string, string>();
   const server = (seq: number): string => {
     const url = bySeq.get(seq)?.url ?? '';
@@ -49,7 +68,8 @@ export function findingsSummary(findings: readonly Finding[], records: readonly 
     return s;
   };
   const occurrence = (f: Finding): FindingOccurrence => ({
-    exchange: f.exchange, exchangeId: bySeq.get(f.exchange)?.id ?? null, conversation: f.conversation, message: f.message,
+    exchange: f.exchange, exchangeId: bySeq.get(f.exchange)?.id ?? null, conversation: f.conversation,
+    ...callOf(f), at: bySeq.get(f.exchange)?.at ?? null, message: f.message,
   });
   const { groups, rest } = groupFindings(findings, server);
   const first = new Map<Finding, number>();

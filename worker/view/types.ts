@@ -94,6 +94,9 @@ export interface LegacyView {
   params: Record<string, unknown> | null;
   /** Seq of the exchange carrying the client's answer, and its status. */
   answeredIn?: number;
+  /** Id of that exchange (for a link that opens it) and when it started. */
+  answeredInId?: string;
+  answeredAt?: number;
   answerStatus?: number;
   answer?: unknown;
 }

@@ -13,7 +13,7 @@ describe('findingsSummary', () => {
       cap.retry(first, { k: reply.accept({ a: 'b' }) });
     }
     const a = await analyze(cap.build());
-    const s = findingsSummary(a.findings, a.records);
+    const s = findingsSummary(a.findings, a.records, a.conversations);
     expect(s.total).toBe(a.findings.length);
     expect(s.entries.reduce((n, e) => n + e.count, 0)).toBe(a.findings.length);
     const unprotected = s.entries.find((e) => e.rule === 'state/unprotected')!;
@@ -24,6 +24,16 @@ describe('findingsSummary', () => {
     // Each occurrence carries its exchange's id, so the page can open it.
     const idOf = new Map(a.records.map((r) => [r.seq, r.id]));
     for (const o of unprotected.occurrences) expect(o.exchangeId).toBe(idOf.get(o.exchange));
+    // Each occurrence is named as a person would: the call's tool, its round, its time.
+    const byId = new Map(a.conversations.map((c) => [c.id, c]));
+    const startOf = new Map(a.records.map((r) => [r.seq, r.startedAt]));
+    for (const o of unprotected.occurrences) {
+      const c = byId.get(o.conversation!)!;
+      expect(o.call).toBe(c.name);
+      expect(o.round).toBe(c.rounds.findIndex((r) => r.exchange === o.exchange));
+      expect(o.round).not.toBeNull();
+      expect(o.at).toBe(startOf.get(o.exchange));
+    }
     // Only one entry per rule on this one server.
     expect(s.entries.filter((e) => e.rule === 'state/unprotected')).toHaveLength(1);
   });
@@ -44,8 +54,8 @@ describe('findingsSummary', () => {
       ['i/c', 'http://one.test/mcp', 1, false],
     ]);
     expect(s.entries[1].occurrences).toEqual([
-      { exchange: 0, exchangeId: 'e0', conversation: 'c0', message: 'm0' },
-      { exchange: 1, exchangeId: 'e1', conversation: 'c1', message: 'm1' },
+      { exchange: 0, exchangeId: 'e0', conversation: 'c0', call: null, round: null, at: null, message: 'm0' },
+      { exchange: 1, exchangeId: 'e1', conversation: 'c1', call: null, round: null, at: null, message: 'm1' },
     ]);
     expect(s.total).toBe(5);
   });
