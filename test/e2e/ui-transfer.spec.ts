@@ -9,6 +9,9 @@ import { expect, test } from './fixtures.ts';
 const MANUAL = 'test/fixtures/sdk/sdk-v2-manual.har';
 const SECRETS = { authorization: 'Bearer sk-live-0123456789', cookie: 'session=s3cr3t-cookie', 'x-api-key': 'key-abcdef-987' };
 
+// The recorded server's URL (the fixture is re-recorded on a free port, so it is read, not assumed).
+const MANUAL_URL = (JSON.parse(readFileSync(MANUAL, 'utf8')) as { log: { entries: { request: { url: string } }[] } }).log.entries[0].request.url;
+
 function plantedHar(): string {
   const har = JSON.parse(readFileSync(MANUAL, 'utf8')) as { log: { entries: { request: { headers: { name: string; value: string }[] } }[] } };
   for (const e of har.log.entries) {
@@ -77,10 +80,10 @@ test('the filtered view exports as JSONL, findings as SARIF, and an exchange cop
 
   await page.locator('[data-testid="conversation"]').first().click();
   await page.getByTestId('copy-curl').click();
-  await expect(page.getByTestId('copied-text')).toContainText("curl 'http://127.0.0.1:33625/mcp'");
+  await expect(page.getByTestId('copied-text')).toContainText(`curl '${MANUAL_URL}'`);
   await expect(page.getByTestId('copied-text')).not.toContainText(SECRETS.cookie);
   await page.getByTestId('copy-fetch').click();
-  await expect(page.getByTestId('copied-text')).toContainText('fetch("http://127.0.0.1:33625/mcp"');
+  await expect(page.getByTestId('copied-text')).toContainText(`fetch("${MANUAL_URL}"`);
 });
 
 test('a damaged file asks before importing the readable part, and says what was skipped', async ({ inspector, page }) => {
