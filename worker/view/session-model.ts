@@ -100,8 +100,11 @@ export class SessionModel {
   /** Row id → its place in `#sorted`. */
   #at = new Map<string, number>();
   #known = 0;
+  /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
+  readonly #final: boolean;
 
-  constructor(records: Iterable<StoredExchange> = []) {
+  constructor(records: Iterable<StoredExchange> = [], opts: { final?: boolean } = {}) {
+    this.#final = opts.final ?? false;
     for (const r of records) {
       this.records.set(r.id, r);
       this.#dirty.add(r.id);
