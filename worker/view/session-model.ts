@@ -162,10 +162,11 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    // A live capture is not over: waiting chains stay in-progress, not abandoned.
+    // A live capture is not over: waiting chains stay in-progress, not abandoned. An
+    // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.
-    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: false }));
+    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final }));
     if (this.#keys !== keysVersion) {
       engine.setKeys(keysFor);
       this.#keys = keysVersion;
