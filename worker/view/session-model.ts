@@ -62,6 +62,7 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
   const lastSeq = c.exchanges[c.exchanges.length - 1];
   let end: number | null = null;
   for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
+  const amb = c.rounds.find((r) => r.link === 'ambiguous');
   const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
   return {
     id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
@@ -70,7 +71,8 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
     startedAt,
     durationMs: end !== null ? Math.max(0, end - startedAt) : null,
     hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
-    ambiguous: c.rounds.some((r) => r.link === 'ambiguous'),
+    ambiguous: amb !== undefined,
+    ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
   };
 }
