@@ -82,7 +82,9 @@ function modelOf(session: string): Promise<SessionModel> {
   let m = sessions.get(session);
   if (!m) {
     m = (async () => {
-      const model = new SessionModel();
+      // An imported file is a finished capture (final), also after a reload.
+      const imported = (await store.listSessions()).some((s) => s.id === session && s.imported === true);
+      const model = new SessionModel([], { final: imported });
       for await (const page of store.allExchanges(session)) model.put(page);
       model.hold(unsavedApi.heldOf(session));
       return model;
@@ -308,12 +310,12 @@ const api = {
           readable: retry?.ok ? retry.exchanges.length : null,
         };
       }
-      const s = await store.createSession(fileName);
+      const s = await store.createSession(fileName, { imported: true });
       // Imported ids must not collide with another import of the same file.
       const records: StoredExchange[] = got.exchanges.map((r, i) => ({ ...r, id: r.id.startsWith(`${prefix}-`) ? r.id : `${prefix}-${r.id}`, seq: i, session: s.id }));
       for (const r of records) if (r.derivedFrom !== undefined && !r.derivedFrom.startsWith(`${prefix}-`)) r.derivedFrom = `${prefix}-${r.derivedFrom}`;
       await store.putExchanges(records);
-      sessions.set(s.id, Promise.resolve(new SessionModel(records)));
+      sessions.set(s.id, Promise.resolve(new SessionModel(records, { final: true })));
       return {
         ok: true, session: { id: s.id, name: s.name, createdAt: s.createdAt, capturing: false },
         count: records.length, skipped: skippedOf(got.skipped), notes: got.notes,

@@ -19,9 +19,9 @@ export function listSessions(conn: Connection): Promise<SessionRecord[]> {
   return run('listing sessions', async () => (await conn.get()).getAllFromIndex('sessions', 'by-created'));
 }
 
-export function createSession(conn: Connection, name: string, now = Date.now()): Promise<SessionRecord> {
+export function createSession(conn: Connection, name: string, now = Date.now(), imported = false): Promise<SessionRecord> {
   return run('creating a session', async () => {
-    const rec: SessionRecord = { id: newId(), name, createdAt: now, nextSeq: 0 };
+    const rec: SessionRecord = { id: newId(), name, createdAt: now, nextSeq: 0, ...(imported ? { imported: true } : {}) };
     await (await conn.get()).add('sessions', rec);
     return rec;
   });

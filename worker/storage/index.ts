@@ -64,7 +64,10 @@ export class CaptureStore {
 
   // Sessions.
   listSessions(): Promise<SessionRecord[]> { return catalog.listSessions(this.#conn); }
-  createSession(name: string): Promise<SessionRecord> { return catalog.createSession(this.#conn, name); }
+  /** `imported`: the session holds a file read in (a finished capture). */
+  createSession(name: string, opts: { imported?: boolean } = {}): Promise<SessionRecord> {
+    return catalog.createSession(this.#conn, name, Date.now(), opts.imported ?? false);
+  }
   renameSession(id: string, name: string): Promise<void> { return catalog.renameSession(this.#conn, id, name); }
   /** Removes a session and its exchanges (an import given up half way). */
   async deleteSession(id: string): Promise<void> {

@@ -14,6 +14,8 @@ export interface SessionRecord {
   createdAt: number;
   /** Next `seq` to hand out; bumped in the same transaction that adds an exchange. */
   nextSeq: number;
+  /** Made by importing a file: a finished capture, analysed as final (absent on older records). */
+  imported?: boolean;
 }
 
 /** An MCP endpoint the user watches; the service worker taps requests to it. */

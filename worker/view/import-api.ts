@@ -75,7 +75,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
       let session = null as { id: string; name: string; createdAt: number } | null;
       try {
         const counter = { read: 0 };
-        const model = new SessionModel();
+        const model = new SessionModel([], { final: true });
         let stored = 0;
         let shown = false;
         let writing: Promise<void> = Promise.resolve();
@@ -85,7 +85,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
         const end = await importCaptureStream(piecesOf(file, counter), {
           allowPartial, idPrefix: prefix, batchSize: BATCH, cancelled: () => cancelled.has(job),
         }, async (records: ExchangeRecord[]) => {
-          session ??= await store.createSession(fileName);
+          session ??= await store.createSession(fileName, { imported: true });
           const s = session.id;
           const batch = records.map((r) => stamp(r, prefix, s));
           for (let i = 0; i < batch.length; i++) if (records[i].derivedFrom !== undefined) linked.push([records[i], batch[i]]);
@@ -126,7 +126,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
           await store.putExchanges(moved);
           model.put(moved);
         }
-        if (!session) session = await store.createSession(fileName); // a capture with no exchanges
+        if (!session) session = await store.createSession(fileName, { imported: true }); // a capture with no exchanges
         sessions.set(session.id, Promise.resolve(model));
         const out = end.outcome;
         const skipped = out.skipped.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));

@@ -62,6 +62,7 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
   const lastSeq = c.exchanges[c.exchanges.length - 1];
   let end: number | null = null;
   for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
+  const amb = c.rounds.find((r) => r.link === 'ambiguous');
   const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
   return {
     id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
@@ -70,7 +71,8 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
     startedAt,
     durationMs: end !== null ? Math.max(0, end - startedAt) : null,
     hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
-    ambiguous: c.rounds.some((r) => r.link === 'ambiguous'),
+    ambiguous: amb !== undefined,
+    ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
   };
 }
@@ -100,8 +102,11 @@ export class SessionModel {
   /** Row id → its place in `#sorted`. */
   #at = new Map<string, number>();
   #known = 0;
+  /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
+  readonly #final: boolean;
 
-  constructor(records: Iterable<StoredExchange> = []) {
+  constructor(records: Iterable<StoredExchange> = [], opts: { final?: boolean } = {}) {
+    this.#final = opts.final ?? false;
     for (const r of records) {
       this.records.set(r.id, r);
       this.#dirty.add(r.id);
@@ -159,10 +164,11 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    // A live capture is not over: waiting chains stay in-progress, not abandoned.
+    // A live capture is not over: waiting chains stay in-progress, not abandoned. An
+    // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.
-    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: false }));
+    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final }));
     if (this.#keys !== keysVersion) {
       engine.setKeys(keysFor);
       this.#keys = keysVersion;

@@ -14,6 +14,12 @@ export interface FindingCounts {
   info: number;
 }
 
+/** Why a round was linked `ambiguous`: the threader's reason and the tied candidates' ids. */
+export interface Ambiguity {
+  reason: string | null;
+  candidates: string[];
+}
+
 /** One row of the conversation list. */
 export interface ConversationSummary {
   id: string;
@@ -33,6 +39,8 @@ export interface ConversationSummary {
   hasState: boolean;
   /** Some round was linked `ambiguous`. */
   ambiguous: boolean;
+  /** For an ambiguous round: why it tied and the conversations it could have continued. */
+  ambiguity?: Ambiguity;
   /** HTTP status of the last exchange, when it has one. */
   httpStatus: number | null;
 }

@@ -1,0 +1,46 @@
+// A session of an imported file is a finished capture: the page reads it as the CLI does
+// (final), so a call left waiting is abandoned there too; a live capture is not over yet.
+// A row linked ambiguously carries why, so the list can explain its "?".
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../worker/analysis.js';
+import type { StoredExchange } from '../../../worker/storage/index.js';
+import { listOf, SessionModel } from '../../../worker/view/session-model.js';
+import { ask, capture, reply } from '../../support/capture-builder.js';
+
+/** One tools/call answered with an input request and never retried. */
+function unanswered(): StoredExchange[] {
+  const b = capture();
+  b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, 'T1');
+  return b.build().map((r) => ({ ...r, session: 's1' }));
+}
+
+const noKeys = () => [];
+
+describe('the session model', () => {
+  it('reads an imported capture as finished: a call left waiting is abandoned, as the CLI says, and status:abandoned finds it', async () => {
+    const records = unanswered();
+    expect((await analyze(records)).conversations[0].status).toBe('abandoned'); // what the CLI reads
+    const built = await new SessionModel(records, { final: true }).built(noKeys, 0);
+    expect(built.rows.map((r) => r.status)).toEqual(['abandoned']);
+    expect(listOf(built, 'status:abandoned').items).toHaveLength(1);
+  });
+
+  it('keeps a live capture open: the same waiting call stays in progress', async () => {
+    const built = await new SessionModel(unanswered()).built(noKeys, 0);
+    expect(built.rows.map((r) => r.status)).toEqual(['in-progress']);
+    expect(listOf(built, 'status:abandoned').items).toHaveLength(0);
+  });
+
+  it('gives a row whose first round is ambiguous the tied candidates and the reason', async () => {
+    const b = capture();
+    const confirm = { ok: ask.form('Sure?', { ok: { type: 'boolean' } }) };
+    const first = b.call('tools/call', { name: 'confirm', arguments: {} }).inputRequired(confirm);
+    b.call('tools/call', { name: 'confirm', arguments: {} }).inputRequired(confirm);
+    b.retry(first, { ok: reply.accept({ ok: true }) });
+    const built = await new SessionModel(b.build().map((r) => ({ ...r, session: 's1' }))).built(noKeys, 0);
+    const row = built.rows.find((r) => r.ambiguous);
+    expect(row?.ambiguity?.candidates).toEqual(['c0', 'c1']);
+    expect(row?.ambiguity?.reason).toMatch(/no token tells them apart/);
+    expect(built.rows.filter((r) => !r.ambiguous).every((r) => r.ambiguity === undefined)).toBe(true);
+  });
+});
