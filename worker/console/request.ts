@@ -22,7 +22,7 @@ export interface RequestInput {
   inputSchema?: unknown;
 }
 
-/** The per-request capability toggles of the Console (issue 5, item 1). */
+/** The per-request capability toggles of the Console, each switching one capability in the declared clientCapabilities. */
 export interface CapabilityToggles {
   elicitationForm?: boolean;
   elicitationUrl?: boolean;

@@ -1,4 +1,4 @@
-// Edit and re-send any captured request (issue 5, item 3): the editable draft of the
+// Edit and re-send any captured request: the editable draft of the
 // original, and the request an edited draft becomes. Sending it records a new exchange
 // linked to the original (`derivedFrom`); the send carries that link, so a tap files it
 // under the same record id.

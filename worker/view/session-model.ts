@@ -2,7 +2,7 @@
 // analysis derived from them, and the list rows, rebuilt only when either changed.
 // Filtering runs here over the cached analysis; the page gets rows, never traffic.
 //
-// Held records (issue 6): exchanges storage refused (quota) live in the page's memory and
+// Held records: exchanges storage refused (quota) live in the page's memory and
 // are handed here so they are listed, analysed and exported like stored ones. They are an
 // overlay: a held copy replaces its stored copy by id (it is always the more complete one),
 // keeping the stored `seq`. A record never stored has no `seq`, so it gets a provisional
