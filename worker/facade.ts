@@ -22,9 +22,10 @@ import { PROTOCOL_VERSION } from './protocol.js';
 import { sarifReport } from './report/sarif.js';
 import { CaptureStore, StorageError, type StoredExchange } from './storage/index.js';
 import { conversationView, TokenReader } from './view/conversation-view.js';
-import { exchangeView } from './view/exchange-view.js';
+import { eventCount } from './decode/lean-record.js';
+import { exchangeViewOf, exportRecords, searchedList, searchedListUpdate, searchedRecords, wholeRecord } from './view/body-reads.js';
 import { Keyring, serverOf } from './view/keyring.js';
-import { listOf, listUpdate, recordsOf, SessionModel } from './view/session-model.js';
+import { SessionModel } from './view/session-model.js';
 import { Coalescer } from './view/coalescer.js';
 import { createUnsavedApi } from './view/unsaved-api.js';
 import { createConsoleApi } from './view/console-api.js';
@@ -84,7 +85,7 @@ function modelOf(session: string): Promise<SessionModel> {
     m = (async () => {
       // An imported file is a finished capture (final), also after a reload.
       const imported = (await store.listSessions()).some((s) => s.id === session && s.imported === true);
-      const model = new SessionModel([], { final: imported });
+      const model = new SessionModel([], { final: imported, bodies: store });
       for await (const page of store.allExchanges(session)) model.put(page);
       model.hold(unsavedApi.heldOf(session));
       return model;
@@ -206,7 +207,7 @@ const api = {
         return {
           id: r.id, seq: r.seq, startedAt: r.startedAt, httpMethod: r.request.method, url: r.request.url,
           method: first?.method ?? null, name, status: r.response?.status ?? null, state: r.state,
-          events: r.response?.events ? r.response.events.length : null, refused: r.refused ?? null,
+          events: eventCount(r), refused: r.refused ?? null,
         };
       });
       return { total: a.records.length, items };
@@ -215,7 +216,7 @@ const api = {
 
   /** The conversation list (summaries only) through a typed filter, with status-bar counts. */
   conversations(session: string, filter = ''): Promise<Answer<ConversationList>> {
-    return guard(async () => listOf(await builtOf(session), filter));
+    return guard(async () => searchedList(await builtOf(session), filter));
   },
 
   /**
@@ -224,7 +225,7 @@ const api = {
    * still knows what changed, else the whole list.
    */
   conversationsSince(session: string, filter: string, since: number | null): Promise<Answer<ListUpdate>> {
-    return guard(async () => listUpdate(await builtOf(session), filter, since));
+    return guard(async () => searchedListUpdate(await builtOf(session), filter, since));
   },
 
   /** Every finding of the session, repeated ones grouped per server and rule (the page's summary). */
@@ -254,11 +255,7 @@ const api = {
 
   /** The detail pane of one exchange; `full` lifts the body size cut ("show all"). */
   exchangeView(session: string, id: string, full = false): Promise<Answer<ExchangeView | null>> {
-    return guard(async () => {
-      const b = await builtOf(session);
-      const i = b.analysis.records.findIndex((r) => r.id === id);
-      return i < 0 ? null : exchangeView(b.analysis.records[i], b.analysis.decoded[i], full);
-    });
+    return guard(async () => exchangeViewOf(await builtOf(session), id, full));
   },
 
   /** The raw record (a held copy when storage refused it). */
@@ -315,7 +312,7 @@ const api = {
       const records: StoredExchange[] = got.exchanges.map((r, i) => ({ ...r, id: r.id.startsWith(`${prefix}-`) ? r.id : `${prefix}-${r.id}`, seq: i, session: s.id }));
       for (const r of records) if (r.derivedFrom !== undefined && !r.derivedFrom.startsWith(`${prefix}-`)) r.derivedFrom = `${prefix}-${r.derivedFrom}`;
       await store.putExchanges(records);
-      sessions.set(s.id, Promise.resolve(new SessionModel(records, { final: true })));
+      sessions.set(s.id, Promise.resolve(new SessionModel(records, { final: true, bodies: store })));
       return {
         ok: true, session: { id: s.id, name: s.name, createdAt: s.createdAt, capturing: false },
         count: records.length, skipped: skippedOf(got.skipped), notes: got.notes,
@@ -329,7 +326,7 @@ const api = {
    */
   exportCapture(session: string, opts: { format: 'har' | 'jsonl'; filter?: string; keepSecrets?: boolean; name?: string }): Promise<Answer<{ text: string; count: number; fileName: string }>> {
     return guard(async () => {
-      const { records } = recordsOf(await builtOf(session), opts.filter ?? '');
+      const { records } = await exportRecords(await builtOf(session), opts.filter ?? '');
       const sanitize = !opts.keepSecrets;
       const secrets = keyring.secretsForRedaction();
       const text = opts.format === 'har' ? exportHar(records, { sanitize, secrets }) : exportJsonl(records, { sanitize, secrets });
@@ -340,7 +337,7 @@ const api = {
   /** Findings of the session (or the filtered view) as SARIF 2.1.0 text. */
   exportSarif(session: string, opts: { filter?: string; name?: string } = {}): Promise<Answer<{ text: string; count: number; fileName: string }>> {
     return guard(async () => {
-      const { findings } = recordsOf(await builtOf(session), opts.filter ?? '');
+      const { findings } = await searchedRecords(await builtOf(session), opts.filter ?? '');
       const name = safeName(withoutCaptureExt(opts.name ?? 'capture'));
       return { text: JSON.stringify(sarifReport(findings, ALL_RULES, name, VERSION), null, 2), count: findings.length, fileName: `${name}.sarif` };
     });
@@ -349,7 +346,7 @@ const api = {
   /** One exchange's request as a cURL command or a fetch() call (sanitised unless asked). */
   copyAs(session: string, id: string, kind: 'curl' | 'fetch', keepSecrets = false): Promise<Answer<string | null>> {
     return guard(async () => {
-      const r = (await modelOf(session)).record(id);
+      const r = await wholeRecord(await modelOf(session), id);
       if (!r) return null;
       const opts = { sanitize: !keepSecrets, secrets: keyring.secretsForRedaction() };
       return kind === 'curl' ? toCurl(r, opts) : toFetch(r, opts);

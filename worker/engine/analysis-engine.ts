@@ -12,6 +12,7 @@
 // reach is worked out in `#affected`; anything it cannot bound re-checks everything.
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
 import { decodeExchange, releaseBodies } from '../decode/exchange.js';
+import { bodySizesOf, leanCopy } from '../decode/lean-record.js';
 import { asObject, own } from '../decode/meta.js';
 import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
@@ -48,6 +49,12 @@ export interface EngineOptions {
    * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
    */
   releaseBodies?: boolean;
+  /**
+   * Keep lean copies (decode/lean-record.ts): once an exchange is decoded, the engine holds
+   * a copy without its body texts, leaving the records passed in untouched. For hosts whose
+   * bodies stay in storage (the analysis worker reads them on demand).
+   */
+  lean?: boolean;
 }
 
 interface Entry { record: ExchangeRecord; decoded: DecodedExchange; stamp: string }
@@ -70,7 +77,9 @@ export interface EngineStep {
 /** What identifies one version of a record (records carry no version number). */
 function stampOf(r: ExchangeRecord): string {
   const q = r.response;
-  return `${r.id}|${r.state}|${r.startedAt}|${r.endedAt}|${r.request.body?.length}|${q?.status}|${q?.receivedAt}|${q?.body?.length}|${q?.events?.length}|${q?.tail?.length}`;
+  // Sizes, not texts: a lean copy has the same stamp as the record it was made from.
+  const n = bodySizesOf(r);
+  return `${r.id}|${r.state}|${r.startedAt}|${r.endedAt}|${n.request}|${q?.status}|${q?.receivedAt}|${n.response}|${n.events}|${n.tail}`;
 }
 
 export class AnalysisEngine {
@@ -163,13 +172,13 @@ export class AnalysisEngine {
       }
       const stamp = stampOf(p.record);
       if (prev && prev.stamp === stamp && prev.record !== p.record) {
-        prev.record = p.record; // the same version, read again
+        prev.record = this.#opts.lean === true ? leanCopy(p.record) : p.record; // the same version, read again
         continue;
       }
       if (prev && prev.record === p.record && prev.stamp === stamp) continue;
       const decoded = p.decoded ?? decodeExchange(p.record);
       if (this.#opts.releaseBodies === true) releaseBodies(p.record);
-      const e: Entry = { record: p.record, decoded, stamp };
+      const e: Entry = { record: this.#opts.lean === true ? leanCopy(p.record) : p.record, decoded, stamp };
       if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
       if (prev === undefined) added.push(e);
       else if (prev.record === p.record) rethread = true;

@@ -6,6 +6,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Connection } from './connection.js';
 import { StorageError, toStorageError } from './errors.js';
 import type { StoredExchange } from './schema.js';
+import { eventCount } from '../decode/lean-record.js';
 
 /** What the tap knows when a request starts; storage assigns `seq` and `v`. */
 export type NewExchange = Omit<ExchangeRecord, 'seq' | 'v' | 'session'> & { session: string };
@@ -125,8 +126,9 @@ export function supersedes(incoming: ExchangeRecord, stored: ExchangeRecord): bo
   const b = STAGE[stored.state];
   if (a !== b) return a > b;
   if (a === 2) return false;
-  const ea = incoming.response?.events?.length ?? 0;
-  const eb = stored.response?.events?.length ?? 0;
+  // Counted by eventCount: the analysis worker compares against its lean copies.
+  const ea = eventCount(incoming) ?? 0;
+  const eb = eventCount(stored) ?? 0;
   if (ea !== eb) return ea > eb;
   return !stored.response && incoming.response !== undefined;
 }
@@ -236,6 +238,18 @@ export async function getExchange(conn: Connection, id: string): Promise<StoredE
     return await (await conn.get()).get('exchanges', id);
   } catch (err) {
     throw toStorageError(err, 'reading an exchange');
+  }
+}
+
+/** Exchanges by id, in the order asked (undefined where there is none), in one transaction. */
+export async function getExchanges(conn: Connection, ids: readonly string[]): Promise<(StoredExchange | undefined)[]> {
+  try {
+    const tx = (await conn.get()).transaction('exchanges');
+    const got = await Promise.all(ids.map((id) => tx.store.get(id)));
+    await tx.done;
+    return got;
+  } catch (err) {
+    throw toStorageError(err, 'reading exchanges');
   }
 }
 

@@ -46,6 +46,8 @@ export class CaptureStore {
 
   // Exchanges: reads.
   getExchange(id: string): Promise<StoredExchange | undefined> { return exchanges.getExchange(this.#conn, id); }
+  /** Exchanges by id in one read transaction, in the order asked (undefined where missing). */
+  getExchanges(ids: readonly string[]): Promise<(StoredExchange | undefined)[]> { return exchanges.getExchanges(this.#conn, ids); }
   pageExchanges(session: string, opts?: { after?: PageCursor | null; limit?: number }): Promise<ExchangePage> {
     return exchanges.pageExchanges(this.#conn, session, opts);
   }

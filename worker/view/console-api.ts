@@ -30,7 +30,8 @@ import { checkForm, ConsoleStep } from './console-step.js';
 import { ConsoleTask } from './console-task.js';
 import { checkDraft, ConsoleTamper, replaySession, resend, resendDraft, resendWithId, sentResponses } from './console-runs.js';
 import type { CallSpec, ClientSetup, ReplayView, ResendDraftView, ServerCatalog, StepView, TamperView, TaskView } from './console-types.js';
-import { listOf, SessionModel } from './session-model.js';
+import type { SessionModel } from './session-model.js';
+import { searchedList, withBodies } from './body-reads.js';
 import type { Answer } from './types.js';
 
 /** What the Console needs from the facade: storage, the session models and their analyses. */
@@ -192,13 +193,13 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
     replay(session: string, opts: { target: string; ignore: string[]; filter?: string; sendCredentials?: boolean }): Promise<Answer<ReplayView>> {
       return guard(async () => {
         const b = await builtOf(session);
-        const conversations = opts.filter ? listOf(b, opts.filter).items.map((c) => c.id) : undefined;
+        const conversations = opts.filter ? (await searchedList(b, opts.filter)).items.map((c) => c.id) : undefined;
         // The replay's session is made at its first send (the link names it), so a replay
         // that sends nothing leaves no empty session behind.
         let made: Promise<{ id: string; name: string }> | null = null;
         const own = () => (made ??= store.createSession(`Replay → ${opts.target}`));
         const replaySend = sender(async () => (await own()).id);
-        return replaySession(b.analysis, { target: opts.target, ignore: opts.ignore, send: replaySend, sendCredentials: opts.sendCredentials === true, ...(conversations ? { conversations } : {}) },
+        return replaySession(await withBodies(b), { target: opts.target, ignore: opts.ignore, send: replaySend, sendCredentials: opts.sendCredentials === true, ...(conversations ? { conversations } : {}) },
           async (records) => {
             await keep(records);
             const s = await own();

@@ -75,7 +75,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
       let session = null as { id: string; name: string; createdAt: number } | null;
       try {
         const counter = { read: 0 };
-        const model = new SessionModel([], { final: true });
+        const model = new SessionModel([], { final: true, bodies: store });
         let stored = 0;
         let shown = false;
         let writing: Promise<void> = Promise.resolve();

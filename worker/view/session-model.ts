@@ -11,12 +11,17 @@
 // storage does not advance a session's numbering for a failed add, so a later stored
 // exchange can take the number a held one had: provisional seqs (and so the ids of their
 // conversations) may change between builds, stored ones never do.
+//
+// Lean records: given a body store, the model keeps stored records without their body texts
+// once the engine has decoded them (decode/lean-record.ts); the detail pane, search, export
+// and copy read bodies back on demand (view/body-reads.ts). Held copies keep theirs: they
+// exist nowhere else. A record put whole waits whole until the next build decodes it.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineStep } from '../engine/analysis-engine.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
-import type { NewExchange, StoredExchange } from '../storage/index.js';
+import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import type { ConversationList, ConversationSummary, FilterState, FindingCounts, ListUpdate } from './types.js';
@@ -46,6 +51,17 @@ export interface Built {
   epoch: number;
   /** Ids changed and removed after build `since`, or null when that is too old to tell. */
   changesSince(since: number): { changed: Set<string>; removed: Set<string> } | null;
+}
+
+/** Where a lean model reads bodies back: storage (CaptureStore), or a test's stand-in. */
+export type BodyStore = Pick<CaptureStore, 'getExchanges'>;
+
+/** The model each build came from (body reads need its held copies and body store). */
+const modelOfBuilt = new WeakMap<Built, SessionModel>();
+
+/** The model a build came from. */
+export function builtModel(b: Built): SessionModel | undefined {
+  return modelOfBuilt.get(b);
 }
 
 /** How many builds' changes a session remembers for pages that ask what changed. */
@@ -104,9 +120,12 @@ export class SessionModel {
   #known = 0;
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
+  /** Where bodies are read back; set, the model keeps lean records (see the header). */
+  readonly bodies: BodyStore | null;
 
-  constructor(records: Iterable<StoredExchange> = [], opts: { final?: boolean } = {}) {
+  constructor(records: Iterable<StoredExchange> = [], opts: { final?: boolean; bodies?: BodyStore } = {}) {
     this.#final = opts.final ?? false;
+    this.bodies = opts.bodies ?? null;
     for (const r of records) {
       this.records.set(r.id, r);
       this.#dirty.add(r.id);
@@ -138,7 +157,12 @@ export class SessionModel {
     }
   }
 
-  /** One exchange as analysed: the held copy when there is one. */
+  /** The held copy of an exchange, whole, if storage refused it. */
+  held(id: string): UnsavedExchange | undefined {
+    return this.#held.get(id);
+  }
+
+  /** One exchange as analysed: the held copy when there is one (lean when stored, in a lean model). */
   record(id: string): ExchangeRecord | undefined {
     const h = this.#held.get(id);
     return h ? { ...h, v: PROTOCOL_VERSION, seq: this.records.get(id)?.seq ?? h.seq ?? -1 } : this.records.get(id);
@@ -168,19 +192,36 @@ export class SessionModel {
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.
-    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final }));
+    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final, lean: this.bodies !== null }));
     if (this.#keys !== keysVersion) {
       engine.setKeys(keysFor);
       this.#keys = keysVersion;
     }
-    this.#feed(engine);
+    const fed = this.#feed(engine);
     this.steps += 1;
-    const result = engine.step().then((step) => this.#assemble(engine, step));
+    const result = engine.step().then((step) => {
+      this.#settle(engine, fed);
+      const built = this.#assemble(engine, step);
+      modelOfBuilt.set(built, this);
+      return built;
+    });
     this.#built = { version: this.version, keys: keysVersion, result };
     return result;
   }
 
-  #feed(engine: AnalysisEngine): void {
+  /** Swaps the whole records just decoded for the engine's lean copies, unless a newer one
+   *  was put meanwhile (it waits for the next build). */
+  #settle(engine: AnalysisEngine, fed: readonly StoredExchange[]): void {
+    if (this.bodies === null) return;
+    for (const r of fed) {
+      if (this.records.get(r.id) !== r) continue;
+      const kept = engine.entry(r.seq)?.record;
+      if (kept !== undefined && kept !== r && kept.id === r.id) this.records.set(r.id, kept as StoredExchange);
+    }
+  }
+
+  /** Puts what changed into the engine; returns the records put. */
+  #feed(engine: AnalysisEngine): StoredExchange[] {
     if (this.#overlay || this.#held.size > 0) {
       // Held copies renumber provisional seqs at each build (see the header): feed the
       // whole merged view; the engine re-analyses only the versions it has not seen.
@@ -191,6 +232,8 @@ export class SessionModel {
       engine.put(merged);
       this.#fed = fed;
       this.#overlay = false;
+      this.#dirty.clear();
+      return merged;
     } else {
       const batch: StoredExchange[] = [];
       for (const id of this.#dirty) {
@@ -200,8 +243,9 @@ export class SessionModel {
         this.#fed.set(r.seq, r.id);
       }
       engine.put(batch);
+      this.#dirty.clear();
+      return batch;
     }
-    this.#dirty.clear();
   }
 
   #assemble(engine: AnalysisEngine, step: EngineStep): Built {
@@ -314,8 +358,13 @@ function partsOf(c: Conversation, b: Built): { records: ExchangeRecord[]; decode
   return { records, decoded };
 }
 
-/** The conversations a filter text lets through (all of them for a blank or broken filter). */
-export function applyFilter(b: Built, filterText: string): { shown: Conversation[]; filter: FilterState; terms: FilterTerm[] } {
+/** A conversation's searchable text (query/search-text.ts), or a stand-in that free-text
+ *  terms match the same way (view/body-reads.ts, for a model whose bodies are in storage). */
+export type TextOf = (c: Conversation) => string;
+
+/** The conversations a filter text lets through (all of them for a blank or broken filter);
+ *  `textOf` answers free-text terms (by default from the records' bodies held here). */
+export function applyFilter(b: Built, filterText: string, textOf?: TextOf): { shown: Conversation[]; filter: FilterState; terms: FilterTerm[] } {
   const all = b.rows.map((r) => b.byId.get(r.id)!.conversation);
   if (filterText.trim() === '') return { shown: all, filter: { ok: true }, terms: [] };
   const parsed = parseFilter(filterText);
@@ -325,6 +374,7 @@ export function applyFilter(b: Built, filterText: string): { shown: Conversation
       conversation,
       findings: b.index.findingsByConversation.get(conversation.id) ?? [],
       text: () => {
+        if (textOf) return textOf(conversation);
         const p = partsOf(conversation, b);
         return searchText(p.records, p.decoded);
       },
@@ -333,8 +383,8 @@ export function applyFilter(b: Built, filterText: string): { shown: Conversation
 }
 
 /** The list answer: rows of the shown conversations and the status bar counts. */
-export function listOf(b: Built, filterText: string): ConversationList {
-  const { shown, filter, terms } = applyFilter(b, filterText);
+export function listOf(b: Built, filterText: string, textOf?: TextOf): ConversationList {
+  const { shown, filter, terms } = applyFilter(b, filterText, textOf);
   const filtered = terms.length > 0;
   const items = shown.map((c) => b.byId.get(c.id)!.row);
   let exchanges = 0;
@@ -366,9 +416,9 @@ export function listOf(b: Built, filterText: string): ConversationList {
  * The list for a page that holds the unfiltered list as of build `since`: only the rows
  * changed after it (and the ids gone), or the whole list when that cannot be told.
  */
-export function listUpdate(b: Built, filterText: string, since: number | null): ListUpdate {
+export function listUpdate(b: Built, filterText: string, since: number | null, textOf?: TextOf): ListUpdate {
   const delta = since !== null && filterText.trim() === '' ? b.changesSince(since) : null;
-  if (delta === null || since === null) return { kind: 'whole', epoch: b.epoch, list: listOf(b, filterText) };
+  if (delta === null || since === null) return { kind: 'whole', epoch: b.epoch, list: listOf(b, filterText, textOf) };
   const changed: ConversationSummary[] = [];
   for (const id of delta.changed) {
     const hit = b.byId.get(id);
@@ -379,8 +429,8 @@ export function listUpdate(b: Built, filterText: string, since: number | null): 
 }
 
 /** The records of the shown conversations (for exporting a filtered view), in capture order. */
-export function recordsOf(b: Built, filterText: string): { records: ExchangeRecord[]; findings: Finding[] } {
-  const { shown, terms } = applyFilter(b, filterText);
+export function recordsOf(b: Built, filterText: string, textOf?: TextOf): { records: ExchangeRecord[]; findings: Finding[] } {
+  const { shown, terms } = applyFilter(b, filterText, textOf);
   if (terms.length === 0) return { records: [...b.analysis.records], findings: b.analysis.findings };
   const seqs = new Set<number>();
   const ids = new Set<string>();
