@@ -9,7 +9,7 @@ import type { Analysis } from '../analysis.js';
 import { isLean } from '../decode/lean-record.js';
 import type { ExchangeRecord, Finding } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
-import { parseFilter, searchText } from '../query/index.js';
+import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import { exchangeView } from './exchange-view.js';
 import { builtModel, listOf, listUpdate, recordsOf, type Built, type SessionModel, type TextOf } from './session-model.js';
 import type { ConversationList, ExchangeView, ListUpdate } from './types.js';
@@ -91,11 +91,10 @@ function current(m: WordMatches, all: readonly ExchangeRecord[]): boolean {
  * last changed. A word that extends one already known (typing "hell", then "hello") only
  * re-reads that word's hits: text holding "hello" holds "hell".
  */
-async function matchWords(b: Built, words: readonly string[]): Promise<Map<string, Set<number>>> {
+async function matchWords(b: Built, words: readonly string[], all: readonly ExchangeRecord[]): Promise<Map<string, Set<number>>> {
   const model = modelOf(b);
   let cache = remembered.get(model);
   if (cache === undefined) remembered.set(model, (cache = new Map()));
-  const all = b.analysis.records;
   const todo = new Map<number, { record: ExchangeRecord; words: string[] }>();
   const entries = new Map<string, WordMatches>();
   for (const w of words) {
@@ -160,8 +159,20 @@ export async function searchTextOf(b: Built, filterText: string): Promise<TextOf
   if (!parsed.ok) return undefined;
   const words = [...new Set(parsed.terms.flatMap((t) => (t.kind === 'text' && typeof t.text === 'string' ? [t.text.toLowerCase()] : [])))];
   if (words.length === 0) return undefined;
-  const hits = await matchWords(b, words);
+  const others = parsed.terms.filter((t) => t.kind !== 'text');
+  const hits = await matchWords(b, words, others.length === 0 ? b.analysis.records : inScope(b, others));
   return (c) => words.filter((w) => c.exchanges.some((s) => hits.get(w)!.has(s))).join('\u0000');
+}
+
+/** The records of the conversations the filter's other terms let through: free text is
+ *  checked last, so only theirs are ever asked about (and read). */
+function inScope(b: Built, others: readonly FilterTerm[]): ExchangeRecord[] {
+  const seqs = new Set<number>();
+  for (const { conversation } of b.byId.values()) {
+    const findings = b.index.findingsByConversation.get(conversation.id) ?? [];
+    if (matchesFilter(others, { conversation, findings, text: () => '' })) for (const s of conversation.exchanges) seqs.add(s);
+  }
+  return b.analysis.records.filter((r) => seqs.has(r.seq));
 }
 
 /** listOf (view/session-model.ts) with free-text terms answered from storage. */

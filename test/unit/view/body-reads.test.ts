@@ -137,6 +137,16 @@ describe('a lean session model', () => {
     expect(store.reads - records.length).toBeGreaterThan(0);
   });
 
+  it('reads the bodies of only the conversations the filter\'s other terms let through', async () => {
+    const records = stored('sdk/sdk-v2-auto.har');
+    const { whole, lean, store } = await pair(records);
+    const shown = listOf(whole, 'method:prompts/get');
+    expect(shown.stats.exchanges).toBeGreaterThan(0);
+    expect(shown.stats.exchanges).toBeLessThan(records.length);
+    expect(await searchedList(lean, 'method:prompts/get jsonrpc')).toEqual(listOf(whole, 'method:prompts/get jsonrpc'));
+    expect(store.reads).toBe(shown.stats.exchanges);
+  });
+
   it('searches a record again once a newer version of it arrives', async () => {
     const records = stored('sdk/sdk-v2-auto.har');
     const store = storeOf(records);
