@@ -98,7 +98,7 @@ export class AnalysisEngine {
   readonly #indexed = new Map<Conversation, number>();
   /** By conversation position: the latest first-round send time up to it (a running max). */
   #firstSentMax: number[] = [];
-  #toolLists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
+  #toolLists: ToolList[] = [];
   readonly #readings = new Map<string, TokenReading>();
   readonly #lint = new LintState();
   #chain: Promise<unknown> = Promise.resolve();
@@ -241,14 +241,28 @@ export class AnalysisEngine {
     }
 
     // 4. What lint must re-check.
-    const all = this.#relintAll || this.#legacy || changedConvs.some((c) => c.method === 'tools/list') || oldConvs.some((c) => c.method === 'tools/list');
-    if (changedConvs.some((c) => c.method === 'tools/list') || oldConvs.some((c) => c.method === 'tools/list')) this.#toolLists = collectToolLists(this.#convs, (seq) => this.#entries[seq]?.decoded);
+    const all = this.#relintAll || this.#legacy;
+    // A tools/list answer is read by the calls after it (`toolDefinition` looks back from a
+    // subject's own exchange): the earliest exchange of a tools/list that changed bounds them.
+    let listedFrom = Infinity;
+    for (const c of changedConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
+    for (const c of oldConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
+    // A re-thread collected the lists afresh (`#reindex`).
+    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#convIndex.get(c) ?? Infinity, (seq) => this.#entries[seq]?.decoded);
     const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
     const seqs = new Set<number>(all ? [] : touchedSeqs);
     if (!all) {
       for (const c of changedConvs) for (const s of c.exchanges) seqs.add(s);
       for (const c of oldConvs) for (const s of c.exchanges) seqs.add(s);
       for (const s of oldSeqs) seqs.add(s);
+      if (listedFrom !== Infinity) {
+        const ids = new Set(convs.map((c) => c.id));
+        for (let s = Math.max(0, listedFrom); s < this.#entries.length; s++) {
+          if (this.#entries[s] === undefined) continue;
+          seqs.add(s);
+          for (const c of this.#convsOf[s] ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
+        }
+      }
     }
 
     // 5. Read the tokens those conversations hold, then lint them.
@@ -473,23 +487,41 @@ export class AnalysisEngine {
   }
 }
 
-/** Tool definitions from every `tools/list` result, in capture order. */
-function collectToolLists(conversations: readonly Conversation[], decodedOf: (seq: number) => DecodedExchange | undefined) {
-  const lists: { seq: number; tools: Map<string, Record<string, unknown>> }[] = [];
-  for (const c of conversations) {
-    if (c.method !== 'tools/list') continue;
-    for (const r of c.rounds) {
-      const ans = r.answer >= 0 ? decodedOf(r.exchange)?.received[r.answer] : undefined;
-      const tools = own(ans?.result, 'tools');
-      if (!Array.isArray(tools)) continue;
-      const map = new Map<string, Record<string, unknown>>();
-      for (const t of tools) {
-        const o = asObject(t);
-        const n = own(o, 'name');
-        if (o && typeof n === 'string') map.set(n, o);
-      }
-      lists.push({ seq: r.exchange, tools: map });
+/** One `tools/list` result's tool definitions, and where it was answered. */
+interface ToolList { seq: number; tools: Map<string, Record<string, unknown>>; conversation: Conversation; round: number }
+
+/** The tool lists one tools/list conversation answered, in round order. */
+function toolListsOf(c: Conversation, decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
+  const lists: ToolList[] = [];
+  c.rounds.forEach((r, round) => {
+    const ans = r.answer >= 0 ? decodedOf(r.exchange)?.received[r.answer] : undefined;
+    const tools = own(ans?.result, 'tools');
+    if (!Array.isArray(tools)) return;
+    const map = new Map<string, Record<string, unknown>>();
+    for (const t of tools) {
+      const o = asObject(t);
+      const n = own(o, 'name');
+      if (o && typeof n === 'string') map.set(n, o);
     }
-  }
+    lists.push({ seq: r.exchange, tools: map, conversation: c, round });
+  });
+  return lists;
+}
+
+/** Tool definitions from every `tools/list` result, in capture order (ties: conversation
+ *  order, then round order). */
+function collectToolLists(conversations: readonly Conversation[], decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
+  const lists: ToolList[] = [];
+  for (const c of conversations) if (c.method === 'tools/list') lists.push(...toolListsOf(c, decodedOf));
   return lists.sort((a, b) => a.seq - b.seq);
+}
+
+/** `lists` with the lists of the `changed` conversations read again, in the order
+ *  `collectToolLists` gives (`indexOf`: a conversation's place). Between re-threads
+ *  conversations are the same objects, changed in place. */
+function refileToolLists(lists: readonly ToolList[], changed: readonly Conversation[], indexOf: (c: Conversation) => number, decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
+  const redo = new Set(changed.filter((c) => c.method === 'tools/list'));
+  const out = lists.filter((l) => !redo.has(l.conversation));
+  for (const c of redo) out.push(...toolListsOf(c, decodedOf));
+  return out.sort((a, b) => a.seq - b.seq || indexOf(a.conversation) - indexOf(b.conversation) || a.round - b.round);
 }

@@ -47,8 +47,8 @@ export interface Threaded {
 export class ThreadState {
   #threader: Threader | null = null;
   #last: { t: number; seq: number } | null = null;
-  #lens: number[] = [];
-  #exLens: number[] = [];
+  /** Each conversation's place in the Threader's list (new ones are appended to it). */
+  #at = new Map<Conversation, number>();
   /** The latest send time threaded before the current append (for lint's timing check). */
   maxSentBefore = -Infinity;
 
@@ -81,7 +81,8 @@ export class ThreadState {
     this.#last = lastR ? { t: lastR.startedAt, seq: lastR.seq } : null;
     this.maxSentBefore = -Infinity;
     const conversations = threader.conversations(final, states);
-    this.#remember(conversations);
+    this.#at = new Map(conversations.map((c, i) => [c, i]));
+    threader.takeGrown(); // starts the tracking `append` reads
     return { conversations, full: true, grown: conversations };
   }
 
@@ -99,19 +100,13 @@ export class ThreadState {
     }
     const lastR = sorted[sorted.length - 1]?.record;
     if (lastR) this.#last = { t: lastR.startedAt, seq: lastR.seq };
-    // Conversations only grow on an append (new ones at the end, rounds pushed on old
-    // ones), so comparing counts by position finds every one that changed; only those are
-    // brought up to date.
-    const all = threader.conversationsTouched([], final, states);
-    const grown: Conversation[] = [];
-    for (let i = 0; i < all.length; i++) {
-      if (i >= this.#lens.length || all[i].rounds.length !== this.#lens[i] || all[i].exchanges.length !== this.#exLens[i]) grown.push(all[i]);
-    }
-    const conversations = threader.conversationsTouched(new Set([...grown, ...also]), final, states);
-    for (let i = 0; i < conversations.length; i++) {
-      this.#lens[i] = conversations[i].rounds.length;
-      this.#exLens[i] = conversations[i].exchanges.length;
-    }
+    // The Threader says which conversations its `add`s created or grew (new ones come
+    // last, rounds are pushed on old ones); only those and `also` are brought up to date,
+    // and `grown` lists them in conversation order.
+    const touched = threader.takeGrown();
+    const conversations = threader.conversationsTouched(also.length === 0 ? touched : new Set([...touched, ...also]), final, states);
+    for (let i = this.#at.size; i < conversations.length; i++) this.#at.set(conversations[i], i);
+    const grown = [...touched].sort((a, b) => this.#at.get(a)! - this.#at.get(b)!);
     return { conversations, full: false, grown };
   }
 
@@ -171,10 +166,5 @@ export class ThreadState {
   /** Who issued a token (the Threader's record). */
   origins(token: string) {
     return this.#threader?.origins(token) ?? [];
-  }
-
-  #remember(conversations: Conversation[]): void {
-    this.#lens = conversations.map((c) => c.rounds.length);
-    this.#exLens = conversations.map((c) => c.exchanges.length);
   }
 }

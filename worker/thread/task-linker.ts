@@ -42,13 +42,14 @@ export class TaskLinker {
 
   /**
    * A tasks/* request: marks the round with its task step and joins (or folds into) the
-   * task's conversation. False when the capture shows no such task on that server (or the
-   * request names none): the caller gives it a conversation of its own, then `adopt`s it.
+   * task's conversation, which it returns. Null when the capture shows no such task on that
+   * server (or the request names none): the caller gives it a conversation of its own, then
+   * `adopt`s it.
    */
-  join(record: ExchangeRecord, decoded: DecodedExchange, round: Round, method: string): boolean {
+  join(record: ExchangeRecord, decoded: DecodedExchange, round: Round, method: string): Conversation | null {
     const step = STEPS[method];
     const taskId = step === undefined ? null : taskIdOf(decoded.sent[round.message].params);
-    if (taskId === null) return false;
+    if (taskId === null) return null;
     const answer = answerOf(decoded, round);
     const fields = step === 'get' && answer?.kind === 'result' ? taskFields(answer.result) : null;
     const task: RoundTask = { step, taskId, status: fields?.status ?? null };
@@ -57,7 +58,7 @@ export class TaskLinker {
     round.task = task;
     if (fields && round.outcome === 'complete') this.shown.set(round, `${fields.status}\u0000${canonicalJson(fields.inputRequests ?? null)}`);
     const conv = this.byId.get(`${serverOf(record)}\u0000${taskId}`);
-    if (conv === undefined) return false;
+    if (conv === undefined) return null;
     const last = conv.rounds[conv.rounds.length - 1];
     const shown = this.shown.get(round);
     if (shown !== undefined && last.task?.step === 'get' && this.shown.get(last) === shown) {
@@ -66,7 +67,7 @@ export class TaskLinker {
         sentAt: round.sentAt, answeredAt: round.answeredAt,
       });
       conv.exchanges.push(record.seq);
-      return true;
+      return conv;
     }
     round.link = 'match';
     round.parent = conv.rounds.length - 1;
@@ -74,7 +75,7 @@ export class TaskLinker {
     conv.rounds.push(round);
     conv.exchanges.push(record.seq);
     this.note(conv, task);
-    return true;
+    return conv;
   }
 
   /** A round just placed in `conv` (round index `ri`, chain key `key`): files a task it

@@ -114,6 +114,10 @@ export class Threader {
   private readonly open = new Map<string, Set<Conversation>>();
   private readonly legacy = new LegacyLinker();
   private readonly tasks = new TaskLinker();
+  /** Conversations `add` created or grew since the last `takeGrown` (a live host brings
+   *  only those up to date instead of comparing every conversation); null until the first
+   *  call, so a batch run keeps no such set. */
+  private grew: Set<Conversation> | null = null;
 
   /** Threads every client message of one exchange. */
   add(record: ExchangeRecord, decoded: DecodedExchange): void {
@@ -148,6 +152,15 @@ export class Threader {
       c.status = statusOf(c, final, states);
     }
     return this.convs;
+  }
+
+  /** The conversations `add` created or added to since the last call (empty on the first
+   *  call, which starts the tracking). Legacy linking (`settle`, GET streams) is not
+   *  counted: a live host re-threads it. */
+  takeGrown(): Set<Conversation> {
+    const out = this.grew ?? new Set<Conversation>();
+    this.grew = new Set();
+    return out;
   }
 
   /** Who issued a token, for rules like state-cross-request. */
@@ -203,7 +216,11 @@ export class Threader {
     const key = `${method}\u0000${name ?? ''}`;
     // A task's polls, updates and cancels join it by taskId; an unknown task's start a
     // conversation of their own below.
-    if (m.kind === 'request' && TASK_METHODS.has(method) && this.tasks.join(record, decoded, round, method)) return;
+    const task = m.kind === 'request' && TASK_METHODS.has(method) ? this.tasks.join(record, decoded, round, method) : null;
+    if (task !== null) {
+      this.grew?.add(task);
+      return;
+    }
 
     const isRetry = MRTR_METHODS.has(method) && m.kind === 'request' && (round.stateSent !== null || round.inputResponses !== null);
     let joined: Conversation | null = null;
@@ -293,6 +310,7 @@ export class Threader {
       this.info.set(conv, { key, shape });
       this.legacy.track(conv, session);
     }
+    this.grew?.add(conv);
     const ri = conv.rounds.length - 1;
     if (round.stateIssued !== null) {
       const list = this.issued.get(round.stateIssued);

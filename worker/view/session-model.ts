@@ -40,7 +40,10 @@ export interface Built {
   rows: ConversationSummary[];
   byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
   /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
-  loose: Finding[];
+  readonly loose: Finding[];
+  /** Errors and warnings over every row, as of this build (kept per row change, so the
+   *  unfiltered status bar is not a walk over every row). */
+  rowCounts: { errors: number; warnings: number };
   /** How many exchanges were analysed. */
   exchanges: number;
   /** Ids of the rows that changed since the previous build (added, or different). */
@@ -118,6 +121,9 @@ export class SessionModel {
   /** Row id → its place in `#sorted`. */
   #at = new Map<string, number>();
   #known = 0;
+  /** Errors and warnings summed over `#rows`. */
+  #errors = 0;
+  #warnings = 0;
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
@@ -248,6 +254,20 @@ export class SessionModel {
     }
   }
 
+  /** Sets a conversation's row, keeping the sums of the rows' counts. */
+  #setRow(id: string, entry: { conversation: Conversation; row: ConversationSummary }): void {
+    this.#uncount(this.#rows.get(id)?.row);
+    this.#rows.set(id, entry);
+    this.#errors += entry.row.findings.error;
+    this.#warnings += entry.row.findings.warning;
+  }
+
+  #uncount(row: ConversationSummary | undefined): void {
+    if (row === undefined) return;
+    this.#errors -= row.findings.error;
+    this.#warnings -= row.findings.warning;
+  }
+
   #assemble(engine: AnalysisEngine, step: EngineStep): Built {
     let fallback: Map<string, Finding[]> | undefined;
     const findingsOf = (id: string): Finding[] | undefined => {
@@ -258,25 +278,28 @@ export class SessionModel {
       return fallback.get(id);
     };
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
-    for (const id of step.removed) this.#rows.delete(id);
+    for (const id of step.removed) {
+      this.#uncount(this.#rows.get(id)?.row);
+      this.#rows.delete(id);
+    }
     const convs = step.conversations;
     const fresh: ConversationSummary[] = [];
     if (step.full) {
       for (const c of convs) {
         const had = this.#rows.get(c.id);
-        if (had === undefined || step.changed.has(c.id)) this.#rows.set(c.id, { conversation: c, row: summarize(c, index) });
+        if (had === undefined || step.changed.has(c.id)) this.#setRow(c.id, { conversation: c, row: summarize(c, index) });
         else had.conversation = c;
       }
     } else {
       // Between re-threads conversations only grow: new ones are appended.
       for (let i = this.#known; i < convs.length; i++) {
         const row = summarize(convs[i], index);
-        this.#rows.set(convs[i].id, { conversation: convs[i], row });
+        this.#setRow(convs[i].id, { conversation: convs[i], row });
         fresh.push(row);
       }
       for (const id of step.changed) {
         const had = this.#rows.get(id);
-        if (had && !fresh.includes(had.row)) had.row = summarize(had.conversation, index);
+        if (had && !fresh.includes(had.row)) this.#setRow(id, { conversation: had.conversation, row: summarize(had.conversation, index) });
       }
     }
     this.#known = convs.length;
@@ -324,8 +347,13 @@ export class SessionModel {
     this.#log.push({ epoch, changed: step.changed, removed: step.removed });
     if (this.#log.length > CHANGE_LOG) this.#log.shift();
     const log = this.#log;
+    let loose: Finding[] | undefined;
     return {
-      analysis, index, rows: this.#sorted, byId: this.#rows, loose: findingsOf('') ?? [],
+      analysis, index, rows: this.#sorted, byId: this.#rows,
+      get loose() {
+        return (loose ??= findingsOf('') ?? []);
+      },
+      rowCounts: { errors: this.#errors, warnings: this.#warnings },
       exchanges: this.#fed.size, changed: step.changed, removed: step.removed, epoch,
       changesSince: (since) => {
         if (since === epoch) return { changed: new Set(), removed: new Set() };
@@ -424,8 +452,15 @@ export function listUpdate(b: Built, filterText: string, since: number | null, t
     const hit = b.byId.get(id);
     if (hit) changed.push(hit.row);
   }
-  const { stats, filter } = listOf(b, '');
-  return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter };
+  // The unfiltered counts, as `listOf(b, '')` gives them, without walking every row.
+  let errors = b.rowCounts.errors;
+  let warnings = b.rowCounts.warnings;
+  for (const f of b.loose) {
+    if (f.severity === 'error') errors += 1;
+    else if (f.severity === 'warning') warnings += 1;
+  }
+  const stats = { conversations: b.rows.length, exchanges: b.exchanges, errors, warnings, totalConversations: b.rows.length, filtered: false };
+  return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter: { ok: true } };
 }
 
 /** The records of the shown conversations (for exporting a filtered view), in capture order. */
