@@ -199,18 +199,22 @@ export class RelayFeed {
     const url = (path: string) => new URL(path, this.#deps.base).href;
     const ids: string[] = [];
     let all = true;
-    // Each batch read is stored before the next is read: storage paces the reading.
+    // One batch is written while the next is read (as a page import does), then the reader
+    // waits for that write: storage paces the reading, one batch ahead at most.
+    let previous: Promise<boolean> = Promise.resolve(true);
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
       for (const r of records) {
         ids.push(r.id);
         this.#add(r);
       }
-      // All queued before the loop is kicked, so one write holds them: its commit is what
-      // the acknowledgement vouches for (see "Acknowledgement" above).
+      // All queued before the loop is kicked, so the write that takes them is one the waiter
+      // hears about: its commit is what the acknowledgement vouches for (see
+      // "Acknowledgement" above). A write already in flight leaves them to the next one.
       const stored = this.#written();
       this.#kick();
-      if (!(await stored)) all = false;
+      if (!(await previous)) all = false;
+      previous = stored;
     };
     let drain: string | null;
     let more: boolean;
@@ -223,6 +227,7 @@ export class RelayFeed {
       const end = await importCaptureStream(textPieces(res.body, text), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
       // Unusual text the streaming reader declines: the whole of it through the careful reader.
       if (end.kind !== 'done') await store(readJsonl(text.join('')).exchanges);
+      if (!(await previous)) all = false;
     } catch {
       return false; // the relay went away mid-drain; its next `open` drains again
     }

@@ -151,22 +151,30 @@ export function mergeExchanges(conn: Connection, session: string, records: reado
     tx.done.catch(() => undefined);
     const exchanges = tx.objectStore('exchanges');
     const sessions = tx.objectStore('sessions');
-    const s = (await sessions.get(session)) ?? { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+    // Every read is issued at once and every write without waiting for the one before: one
+    // round trip to the database per batch instead of two per record (a relay backlog
+    // batch holds thousands). Requests in one transaction still run in the order issued.
+    const [stored, olds] = await Promise.all([sessions.get(session), Promise.all(records.map((r) => exchanges.get(r.id)))]);
+    const s = stored ?? { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+    // The copy each id has as of this record: the stored one, or one written earlier in the batch.
+    const have = new Map<string, StoredExchange | undefined>();
     const written: StoredExchange[] = [];
+    const puts: Promise<unknown>[] = [];
     let added = false;
-    for (const rec of records) {
-      const old = await exchanges.get(rec.id);
-      if (old && !supersedes(rec, old)) continue;
+    records.forEach((rec, i) => {
+      const old = have.has(rec.id) ? have.get(rec.id) : olds[i];
+      if (old && !supersedes(rec, old)) return;
       const next: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : s.nextSeq, session: old ? old.session : session };
       if (!old) {
         s.nextSeq += 1;
         added = true;
       }
-      await exchanges.put(next);
+      have.set(rec.id, next);
+      puts.push(exchanges.put(next));
       written.push(next);
-    }
-    if (added) await sessions.put(s);
-    await tx.done;
+    });
+    if (added) puts.push(sessions.put(s));
+    await Promise.all([...puts, tx.done]);
     return written;
   });
 }

@@ -1,0 +1,179 @@
+// The live figures in the browser: the built inspector (`mrtr-inspector serve`, port 5204)
+// started on a relay capture file holding N exchanges, the page opened in headless
+// Chromium (a fresh profile per N), then:
+//   1. backlog: time from navigating until the status bar counts all N (the relay backlog
+//      drained into the page's capture session), and the longest main-thread task meanwhile;
+//   2. live: an external client (plain fetch from Node) calls the demo THROUGH THE RELAY,
+//      one call at a time, spaced; the page stamps Date.now() when the status bar's
+//      exchange count changes (a MutationObserver), the client stamps Date.now() when it
+//      sends and when the answer has arrived: same wall clock on both sides.
+//   npx tsx test/bench/live-relay.ts        (env: LIVE_SIZES=1000,20000 LIVE_SAMPLES=50,
+//                                            LIVE_PORT=5204, CHROMIUM_PATH)
+// Prints figures and ratios from one run; asserts nothing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { relayBacklogFile } from './relay-backlog-file.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SIZES = (process.env.LIVE_SIZES ?? '1000,20000').split(',').map(Number);
+const SAMPLES = Number(process.env.LIVE_SAMPLES ?? 50);
+const PORT = Number(process.env.LIVE_PORT ?? 5204);
+const TOKEN = 'bench-live-relay-token-0123456789';
+/** Pause between one call being counted and the next call (calls are spaced, not a burst). */
+const SPACING_MS = 150;
+
+interface Sample { fromSend: number; fromAnswer: number }
+export interface LiveResult { n: number; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; missed: number; liveLongest: number }
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Installed in every document before its scripts: stamps each change of the status bar's
+// exchange count, and records main-thread long tasks. A string, not a function: tsx wraps
+// named inner functions in a helper the page does not have.
+const PAGE_PROBE = `(() => {
+  const live = window.__live = { counts: [], long: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) live.long.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  let last = -1;
+  const check = () => {
+    const text = document.querySelector('[data-testid="count-exchanges"]')?.textContent ?? '';
+    const m = /\\d[\\d,]*/.exec(text);
+    const n = m ? Number(m[0].replace(/,/g, '')) : -1;
+    if (n !== last) {
+      last = n;
+      live.counts.push({ n, t: Date.now() });
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+})();`;
+
+async function startServer(jsonl: string): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'cli/bin.js'), 'serve', '--port', String(PORT)], {
+    env: { ...process.env, MRTR_RELAY_JSONL: jsonl, MRTR_RELAY_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr!.on('data', (d) => { out += String(d); });
+  await new Promise<void>((ok, fail) => {
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      if (out.includes('Relay URL')) ok();
+    });
+    child.once('exit', (code) => fail(new Error(`the inspector exited (${code}): ${out}`)));
+  });
+  return { child, origin: `http://127.0.0.1:${PORT}` };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await done;
+}
+
+let callId = 1;
+// One 2026-07-28 tools/call of the demo's `busy` tool through the relay; the answer read whole.
+async function callThroughRelay(url: string): Promise<{ sent: number; answered: number }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0', id: callId++, method: 'tools/call',
+    params: { name: 'busy', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench-live', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+  });
+  const sent = Date.now();
+  const res = await fetch(url, { method: 'POST', body, headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'busy' } });
+  await res.text();
+  const answered = Date.now();
+  if (!res.ok) throw new Error(`the relay answered ${res.status}`);
+  return { sent, answered };
+}
+
+const counts = (page: Page) => page.evaluate(() => (window as unknown as { __live: { counts: { n: number; t: number }[] } }).__live.counts);
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __live: { long: number[] } }).__live.long.splice(0));
+
+// Resolves to the page's stamp of the first count >= n, or null after `timeout` ms.
+async function countedAt(page: Page, n: number, timeout: number): Promise<number | null> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const hit = (await counts(page)).find((c) => c.n >= n);
+    if (hit) return hit.t;
+    if (Date.now() > until) return null;
+    await sleep(20);
+  }
+}
+
+async function measure(n: number): Promise<LiveResult> {
+  const source = await relayBacklogFile(join(ROOT, '.bench'), n);
+  const dir = mkdtempSync(join(tmpdir(), 'mrtr-live-bench-'));
+  const jsonl = join(dir, 'relay.jsonl');
+  copyFileSync(source, jsonl); // the relay removes what the page acknowledges
+  const { child, origin } = await startServer(jsonl);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1500, height: 900 } });
+    await context.addInitScript({ content: PAGE_PROBE });
+    const page = await context.newPage();
+    const t0 = Date.now();
+    await page.goto(`${origin}/`);
+    const listed = await countedAt(page, n, 900_000);
+    if (listed === null) throw new Error(`the backlog of ${n} was not counted`);
+    const backlogLong = await longTasks(page);
+    // The page's own start (status bar shown, whatever it counts) apart from the drain.
+    const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
+    // Settled: nothing more is drained (the count stays at n for a moment).
+    await sleep(1000);
+    let have = (await counts(page)).at(-1)!.n;
+    const relayUrl = `${origin}/relay/${TOKEN}/demo/mcp`;
+    const samples: Sample[] = [];
+    let missed = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      const { sent, answered } = await callThroughRelay(relayUrl);
+      const t = await countedAt(page, have + 1, 30_000);
+      if (t === null) missed++;
+      else samples.push({ fromSend: t - sent, fromAnswer: t - answered });
+      have = (await counts(page)).at(-1)!.n;
+      await sleep(SPACING_MS);
+    }
+    const liveLong = await longTasks(page);
+    return {
+      n, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
+      samples, missed, liveLongest: Math.max(0, ...liveLong),
+    };
+  } finally {
+    await browser.close();
+    await stopServer(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<LiveResult[]> {
+  // The built page and compiled server (`npm start`'s check: rebuilt only when stale).
+  const built = spawnSync(process.execPath, [join(ROOT, 'server/start.js'), '--build-only'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build failed');
+  const results: LiveResult[] = [];
+  for (const n of SIZES) {
+    const r = await measure(n);
+    results.push(r);
+    const send = r.samples.map((s) => s.fromSend);
+    const answer = r.samples.map((s) => s.fromAnswer);
+    const mb = (statSync(join(ROOT, '.bench', `relay-backlog-${n}.jsonl`)).size / 1048576).toFixed(1);
+    console.log(`live relay: ${n} exchanges in the session (backlog ${mb} MB)`);
+    console.log(`  opening on the backlog: counted ${r.backlogMs} ms after navigating (status bar first shown at ${r.shownMs} ms); longest main-thread task ${r.backlogLongest.toFixed(0)} ms, ${r.backlogLong200} over 200 ms`);
+    console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
+  }
+  const base = results.find((r) => r.n === 1000);
+  for (const r of results) {
+    if (!base || r === base) continue;
+    const p95 = (x: LiveResult) => pct(x.samples.map((s) => s.fromAnswer), 0.95);
+    console.log(`  ratio p95 ${r.n} / 1000 (from the answer): ${(p95(r) / p95(base)).toFixed(2)}x (goal at 20k: p95 < 100 ms and at most 1.5x)`);
+  }
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
