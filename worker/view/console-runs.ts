@@ -6,7 +6,7 @@ import type { Analysis } from '../analysis.js';
 import type { ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import {
-  builtFromRecord, createStepper, diffDraft, draftWithId, explainSendFailure, freshRequestId, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
+  builtFromRecord, createStepper, diffDraft, newRunId, draftWithId, explainSendFailure, freshRequestId, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
   runAllTamperTests, runReplay, runTamperPlan, summarize, withoutMrtrFields,
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
@@ -87,7 +87,7 @@ export class ConsoleTamper {
       const name = s.otherTarget.params.name ?? s.otherTarget.params.uri;
       const headers = other.headers.filter((h) => !/^mcp-param-/i.test(h.name))
         .map((h) => (h.name.toLowerCase() === 'mcp-name' && typeof name === 'string' ? { ...h, value: encodeHeaderValue(name) } : h));
-      const st = await createStepper({ send }).start({ url: s.url, request: { ...other, headers } });
+      const st = await createStepper({ send, origin: { kind: 'tamper', run: newRunId() } }).start({ url: s.url, request: { ...other, headers } });
       await this.#keep(st.rounds.map((r) => r.record));
       const first = st.rounds[0]?.reading;
       if (first?.kind === 'input_required' && first.requestState !== undefined) s = { ...s, foreignToken: first.requestState };

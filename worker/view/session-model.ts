@@ -18,6 +18,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import type { NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
+import { branchCount } from '../thread/branches.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import type { ConversationList, ConversationSummary, FilterState, FindingCounts, ListUpdate } from './types.js';
 
@@ -74,7 +75,19 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
     ambiguous: amb !== undefined,
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
+    ...consoleFields(c),
   };
+}
+
+/** The row's Console label, run and branch count, each only when there is one. */
+function consoleFields(c: Conversation): Pick<ConversationSummary, 'origin' | 'run' | 'branches'> {
+  const out: Pick<ConversationSummary, 'origin' | 'run' | 'branches'> = {};
+  const origin = c.rounds[0]?.origin;
+  if (origin !== undefined) out.origin = origin;
+  if (c.run !== undefined) out.run = c.run;
+  const branches = c.rounds.length > 1 ? branchCount(c.rounds) : 1;
+  if (branches > 1) out.branches = branches;
+  return out;
 }
 
 export class SessionModel {
@@ -340,9 +353,14 @@ export function listOf(b: Built, filterText: string): ConversationList {
   let exchanges = 0;
   let errors = 0;
   let warnings = 0;
+  let expected = 0;
   for (const row of items) {
-    errors += row.findings.error;
-    warnings += row.findings.warning;
+    // A tamper test is meant to be refused: what it draws is its result, not the server's fault.
+    if (row.origin === 'tamper') expected += row.findings.error + row.findings.warning;
+    else {
+      errors += row.findings.error;
+      warnings += row.findings.warning;
+    }
   }
   if (filtered) {
     const seen = new Set<number>();
@@ -358,7 +376,7 @@ export function listOf(b: Built, filterText: string): ConversationList {
   return {
     items,
     filter,
-    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered },
+    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered, expected },
   };
 }
 
