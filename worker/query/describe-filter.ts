@@ -34,7 +34,7 @@ function one(t: FilterTerm): string {
     case 'task':
       return t.negate ? `task not ${shown(t.value)}` : `task is ${shown(t.value)}`;
     case 'origin':
-      return t.negate ? `not sent by a Console ${shown(t.value)}` : `sent by a Console ${shown(t.value)}`;
+      return t.negate ? `Console origin not ${shown(t.value)}` : `Console origin ${shown(t.value)}`;
     case 'has':
       return `${t.negate ? 'no' : 'has'} ${HAS_TEXT[t.value] ?? shown(t.value)}`;
     case 'rounds': case 'exchange':
