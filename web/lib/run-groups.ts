@@ -1,8 +1,12 @@
 // The list's rows with Console runs folded: the conversations one Console action sent
-// together (a connect's discovery calls, "Run all tamper tests", a replay) share a run id and
-// show as one group row, at the place of the run's first conversation, that opens to show
-// them. Pure: the list component renders what this returns.
+// together share a run id; a connect's discovery calls and a tamper run show as one group
+// row, at the place of the run's first conversation, that opens to show them. A replay is
+// left unfolded: it is a session of its own, and its rows are what that session is for.
+// Pure: the list component renders what this returns.
 import type { ConversationSummary, FindingCounts, OriginKind } from '../../worker/facade.js';
+
+/** The origins whose runs fold into one row. */
+const FOLDED: ReadonlySet<OriginKind | undefined> = new Set<OriginKind | undefined>(['discovery', 'tamper']);
 
 export type ListEntry =
   | { kind: 'row'; item: ConversationSummary; member: boolean }
@@ -14,7 +18,7 @@ export type ListEntry =
  */
 export function groupRuns(items: readonly ConversationSummary[], open: ReadonlySet<string>, selected: string | null): ListEntry[] {
   const members = new Map<string, ConversationSummary[]>();
-  for (const c of items) if (c.run !== undefined) {
+  for (const c of items) if (c.run !== undefined && FOLDED.has(c.origin)) {
     const list = members.get(c.run);
     if (list) list.push(c);
     else members.set(c.run, [c]);
@@ -23,7 +27,7 @@ export function groupRuns(items: readonly ConversationSummary[], open: ReadonlyS
   const placed = new Set<string>();
   for (const c of items) {
     const run = c.run;
-    const group = run !== undefined ? members.get(run)! : undefined;
+    const group = run !== undefined ? members.get(run) : undefined;
     if (run === undefined || group === undefined || group.length < 2) {
       out.push({ kind: 'row', item: c, member: false });
       continue;

@@ -23,7 +23,7 @@ export interface TamperReport {
 export async function runAllTamperTests(
   subject: TamperSubject,
   send: Transport,
-  opts: { ids?: () => JsonRpcId; now?: () => number; session?: string } = {},
+  opts: { ids?: () => JsonRpcId; now?: () => number; session?: string; run?: string } = {},
 ): Promise<{ report: TamperReport; records: ExchangeRecord[] }> {
   const now = opts.now ?? Date.now;
   const { plans, notRun } = planTamperTests(subject, { ...(opts.ids ? { ids: opts.ids } : {}), now: now() });
@@ -31,7 +31,7 @@ export async function runAllTamperTests(
   const records: ExchangeRecord[] = [];
   let seq = 0;
   // One run id for all the tests: their exchanges are one group wherever they are shown.
-  const run = newRunId();
+  const run = opts.run ?? newRunId();
   for (const plan of plans) {
     const r = await runTamperPlan(plan, send, { now, seq: () => seq++, run, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(subject.recordId !== undefined ? { derivedFrom: subject.recordId } : {}) });
     results.push(r.result);

@@ -76,7 +76,17 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
     ...consoleFields(c),
+    ...tamperCounts(c, index.findingsByConversation.get(c.id)),
   };
+}
+
+/** The findings about its tamper tests' exchanges (a tamper test may join the call it tampers with), when there are any. */
+function tamperCounts(c: Conversation, findings: readonly Finding[] | undefined): Pick<ConversationSummary, 'expected'> {
+  if (findings === undefined || findings.length === 0 || !c.rounds.some((r) => r.origin === 'tamper')) return {};
+  const tampered = new Set<number>();
+  for (const r of c.rounds) if (r.origin === 'tamper') tampered.add(r.exchange);
+  const n = counts(findings.filter((f) => tampered.has(f.exchange)));
+  return n.error + n.warning + n.info > 0 ? { expected: n } : {};
 }
 
 /** The row's Console label, run and branch count, each only when there is one. */
@@ -356,11 +366,10 @@ export function listOf(b: Built, filterText: string): ConversationList {
   let expected = 0;
   for (const row of items) {
     // A tamper test is meant to be refused: what it draws is its result, not the server's fault.
-    if (row.origin === 'tamper') expected += row.findings.error + row.findings.warning;
-    else {
-      errors += row.findings.error;
-      warnings += row.findings.warning;
-    }
+    const t = row.expected;
+    errors += row.findings.error - (t?.error ?? 0);
+    warnings += row.findings.warning - (t?.warning ?? 0);
+    if (t) expected += t.error + t.warning;
   }
   if (filtered) {
     const seen = new Set<number>();

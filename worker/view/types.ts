@@ -51,6 +51,8 @@ export interface ConversationSummary {
   run?: string;
   /** How many branches its rounds form, when more than one (forks, edits, re-used tokens). */
   branches?: number;
+  /** Of `findings`, those about its tamper tests' exchanges (expected results), when any. */
+  expected?: FindingCounts;
 }
 
 /** What the status bar counts (over the shown view). */

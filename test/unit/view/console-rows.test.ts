@@ -32,6 +32,7 @@ describe('Console rows', () => {
       ['tampered', 'tamper', 'r-1', undefined],
     ]);
     const tamperFindings = list.items.filter((r) => r.origin === 'tamper').reduce((n, r) => n + r.findings.error + r.findings.warning, 0);
+    expect(list.items.filter((r) => r.origin === 'tamper').every((r) => JSON.stringify(r.expected) === JSON.stringify(r.findings))).toBe(true);
     expect(tamperFindings).toBeGreaterThan(0);
     expect(list.stats.expected).toBe(tamperFindings);
     const serverErrors = list.items.filter((r) => r.origin !== 'tamper').reduce((n, r) => n + r.findings.error, 0);
