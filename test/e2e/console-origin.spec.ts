@@ -99,4 +99,8 @@ test('a fork of a finished round is a branch of its conversation: one row, and t
   await expect(tree.getByTestId('branch').nth(1)).toContainText('fork');
   await expect(page.locator('[data-testid="round"][data-link="derived"]')).toHaveCount(1);
   await expect(page.locator('[data-testid="round"][data-link="derived"]').getByTestId('round-origin')).toHaveText('fork');
+  // The fork re-presented the token round #3 had presented: state/replayed, on the fork's round.
+  await expect(page.locator('[data-testid="round"][data-link="derived"]').getByTestId('round-findings')).toBeVisible();
+  await page.getByTestId('filter').fill('rule:state/replayed');
+  await expect(wizard).toHaveCount(1);
 });
