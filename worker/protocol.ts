@@ -93,8 +93,29 @@ export interface ExchangeRecord {
   refused?: string;
   /** For a re-sent or edited request: the id of the exchange it was made from. */
   derivedFrom?: string;
+  /** For an exchange the Console made: which of its actions sent it (see ConsoleOrigin). */
+  origin?: ConsoleOrigin;
   /** Set when the exchange travelled over a stdio server's pipes, not HTTP (see StdioInfo). */
   stdio?: StdioInfo;
+}
+
+/**
+ * What made a Console exchange. `discovery`: the catalog calls on connect; `call`: the first
+ * request of a step-through; `step`: a retry answered there; `edit`: a retry or a captured
+ * request edited by hand before sending; `resend`: a captured request sent again unchanged;
+ * `fork`: an earlier retry sent again with other answers; `tamper`: a tamper test; `replay`:
+ * a session replay. Exchanges sent together by one action (a connect, "Run all tamper
+ * tests", a replay) share a `run` id, so views can show them as one group.
+ */
+export type OriginKind = 'discovery' | 'call' | 'step' | 'edit' | 'resend' | 'fork' | 'tamper' | 'replay';
+
+/** Every OriginKind, in the order views list them. */
+export const ORIGIN_KINDS: readonly OriginKind[] = ['discovery', 'call', 'step', 'edit', 'resend', 'fork', 'tamper', 'replay'];
+
+export interface ConsoleOrigin {
+  kind: OriginKind;
+  /** Shared by the exchanges one action sent together. */
+  run?: string;
 }
 
 /**
@@ -211,7 +232,7 @@ export interface TokenReading {
 // Derived: conversations (threaded rounds).
 
 export type RoundOutcome = 'input_required' | 'complete' | 'error' | 'no-response';
-export type RoundLink = null | 'state' | 'match' | 'ambiguous';
+export type RoundLink = null | 'state' | 'match' | 'ambiguous' | 'derived';
 export type ConversationStatus = 'complete' | 'error' | 'abandoned' | 'in-progress';
 
 /** A legacy (2025-era) server-initiated request seen inside a call, and its answer. */
@@ -245,6 +266,8 @@ export interface Round {
    * Index (in `rounds`) of the round this one continues: the round whose answer issued the
    * echoed token, or the chain's last round for a `match`. null for a first round. Rounds
    * are usually a straight line (parent = i - 1); a re-used token or a fork gives branches.
+   * A `derived` round (a Console fork, edit or re-send of a round here) takes the parent of
+   * the round it was made from: it is that round's sibling.
    */
   parent: number | null;
   /** Why it linked the way it did (for `ambiguous`: the candidates and why they tie). */
@@ -266,6 +289,8 @@ export interface Round {
   legacy?: LegacyInteraction[];
   /** What the round is in a task's life (tasks extension), when it is part of one. */
   task?: RoundTask;
+  /** The Console action that sent it (its exchange's origin kind), when the Console did. */
+  origin?: OriginKind;
 }
 
 /** The steps of a task's life (tasks extension) that a round can be. */
@@ -322,6 +347,8 @@ export interface Conversation {
   replayOf?: string;
   /** The task this conversation holds, joined by taskId (tasks extension). */
   task?: ConversationTask;
+  /** The Console run its first exchange belongs to (ConsoleOrigin.run), when it has one. */
+  run?: string;
 }
 
 // ---------------------------------------------------------------------------------

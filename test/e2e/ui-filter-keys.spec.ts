@@ -97,12 +97,16 @@ test('r replays the selected round and e opens it for editing, both through the 
   // after j, the thread not yet drawn, and no re-send request on the network at all.
   await expect(page.locator('[data-testid="round"][data-round="0"]')).toBeVisible();
   await page.keyboard.press('r');
-  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' })).toHaveCount(2);
+  // A re-send of a round is a branch of its call, not a call of its own: one row, two rounds.
+  const busyRow = page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' });
+  await expect(busyRow).toHaveAttribute('data-rounds', '2');
+  await expect(busyRow).toHaveCount(1);
   await expect(page.getByTestId('resend-result')).toContainText('HTTP 200');
   await page.keyboard.press('e');
   await expect(page.getByTestId('draft-body')).toHaveValue(/"busy"/);
   await page.getByTestId('draft-send').click();
-  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' })).toHaveCount(3);
+  await expect(busyRow).toHaveAttribute('data-rounds', '3');
+  await expect(busyRow).toHaveCount(1);
   // Issue 5: each re-send is stored once, by the tap, linked to the call it re-sends.
   const isBusy = (r: { request: { body?: string } }) => /"busy"/.test(r.request.body ?? '');
   await expect.poll(async () => (await inspector.storedExchanges()).filter(isBusy).length).toBe(3);

@@ -83,6 +83,7 @@ export class Tap {
       writer.start(async () => ({
         id, source: l ? 'console' : 'sw', startedAt, state: 'pending', session: l?.session ?? (await this.#deps.session()),
         ...(l?.derivedFrom !== undefined ? { derivedFrom: l.derivedFrom } : {}),
+        ...(l?.origin !== undefined ? { origin: l.run !== undefined ? { kind: l.origin, run: l.run } : { kind: l.origin } } : {}),
         ...(client ? { client } : {}),
         request: { method: req.method, url: req.url, headers, ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
       }));

@@ -73,6 +73,7 @@ export function harEntry(r: ExchangeRecord, cookieSource?: CookieSource): Record
   if (r.client !== undefined) mrtr.client = r.client;
   if (r.error !== undefined) mrtr.error = r.error;
   if (r.derivedFrom !== undefined) mrtr.derivedFrom = r.derivedFrom;
+  if (r.origin !== undefined) mrtr.origin = { ...r.origin };
   // The stdio marker: without it a stdio exchange would read back as an HTTP one.
   if (r.stdio !== undefined) mrtr.stdio = r.stdio.exit ? { ...r.stdio, exit: { ...r.stdio.exit } } : { ...r.stdio };
   const request: Record<string, unknown> = {

@@ -5,7 +5,7 @@ import { PROTOCOL_VERSION, type ExchangeRecord, type ExchangeState, type SseEven
 import {
   base64Bytes, epochMs, headerValue, isObj, isProblem, num, own, readHeaders, str, utf8, type Obj,
 } from './fields.js';
-import { isSource, isState, readEvents, readStdio } from './record-read.js';
+import { isSource, isState, readEvents, readOrigin, readStdio } from './record-read.js';
 import { parseEventStreamText } from './event-stream.js';
 import type { SkippedEntry } from './types.js';
 
@@ -199,6 +199,12 @@ export function readHarEntry(entry: unknown, index: number, opts: EntryOptions =
   if (error !== undefined) rec.error = error;
   const derivedFrom = mrtr && str(mrtr, 'derivedFrom');
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom;
+  const origin = mrtr && own(mrtr, 'origin');
+  if (origin !== undefined) {
+    const read = readOrigin(origin, `${where}._mrtr.origin`);
+    if (isProblem(read)) return skip(read.where, read.message);
+    rec.origin = read;
+  }
   const stdio = mrtr && own(mrtr, 'stdio');
   if (stdio !== undefined) {
     const read = readStdio(stdio, `${where}._mrtr.stdio`);

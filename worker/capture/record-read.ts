@@ -1,6 +1,6 @@
 // Checks a parsed JSON value against the ExchangeRecord shape and copies only the known
 // fields into a fresh object. Used for JSONL lines, which are ExchangeRecords as written.
-import type { ExchangeRecord, ExchangeSource, ExchangeState, SseEventRecord, StdioInfo } from '../protocol.js';
+import { ORIGIN_KINDS, type ConsoleOrigin, type ExchangeRecord, type ExchangeSource, type ExchangeState, type SseEventRecord, type StdioInfo } from '../protocol.js';
 import { isObj, isProblem, num, own, readHeaders, str, type FieldProblem, type Obj } from './fields.js';
 
 const SOURCES: readonly ExchangeSource[] = ['sw', 'relay', 'import', 'console'];
@@ -134,12 +134,27 @@ export function readRecord(v: unknown, where: string, seq: number): Read<Exchang
   if (error !== undefined) rec.error = error as string;
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom as string;
   if (refused !== undefined) rec.refused = refused as string;
+  if (own(v, 'origin') !== undefined) {
+    const origin = readOrigin(own(v, 'origin'), `${dot(where)}origin`);
+    if (isProblem(origin)) return origin;
+    rec.origin = origin;
+  }
   if (own(v, 'stdio') !== undefined) {
     const stdio = readStdio(own(v, 'stdio'), `${dot(where)}stdio`);
     if (isProblem(stdio)) return stdio;
     rec.stdio = stdio;
   }
   return rec;
+}
+
+/** A Console exchange's origin (ExchangeRecord.origin), or where it is wrong. */
+export function readOrigin(v: unknown, where: string): Read<ConsoleOrigin> {
+  if (!isObj(v)) return { where, message: 'origin must be an object' };
+  const kind = own(v, 'kind');
+  if (typeof kind !== 'string' || !(ORIGIN_KINDS as readonly string[]).includes(kind)) return { where: `${where}.kind`, message: `origin.kind must be one of ${ORIGIN_KINDS.join(', ')}` };
+  const run = own(v, 'run');
+  if (run !== undefined && (typeof run !== 'string' || run === '')) return { where: `${where}.run`, message: 'origin.run must be a non-empty string' };
+  return run !== undefined ? { kind: kind as ConsoleOrigin['kind'], run: run as string } : { kind: kind as ConsoleOrigin['kind'] };
 }
 
 /** Reads the stdio transport marker (`{name, exit?: {code, signal, stderrTail}}`). */

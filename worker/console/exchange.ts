@@ -2,11 +2,11 @@
 // 'console'), and what its answer says: input_required, complete, error, or a failure.
 // The answer is read with the same decoder the analysis uses, so SSE and JSON bodies,
 // batches and junk are handled one way everywhere.
-import { PROTOCOL_VERSION, type ExchangeRecord, type JsonRpcId } from '../protocol.js';
+import { PROTOCOL_VERSION, type ConsoleOrigin, type ExchangeRecord, type JsonRpcId } from '../protocol.js';
 import { decodeExchange } from '../decode/exchange.js';
 import { asObject, own } from '../decode/meta.js';
 import { REDACTED } from '../capture/sanitize.js';
-import type { BuiltRequest, ConsoleRequest, ConsoleResponse, InputRequest, JsonRpcRequest, RoundReading, Transport } from './types.js';
+import type { BuiltRequest, ConsoleRequest, ConsoleResponse, InputRequest, JsonRpcRequest, RoundReading, SendLink, Transport } from './types.js';
 
 /** Where a Console record sits in its capture. */
 export interface RecordPlace {
@@ -15,6 +15,8 @@ export interface RecordPlace {
   session?: string;
   client?: string;
   derivedFrom?: string;
+  /** The Console action that sent it; else the one its request's link names. */
+  origin?: ConsoleOrigin;
 }
 
 /**
@@ -36,6 +38,8 @@ export function consoleRecord(req: ConsoleRequest, res: ConsoleResponse, place: 
   if (place.session !== undefined) record.session = place.session;
   if (place.client !== undefined) record.client = place.client;
   if (place.derivedFrom !== undefined) record.derivedFrom = place.derivedFrom;
+  const origin = place.origin ?? originOfLink(req.link);
+  if (origin !== undefined) record.origin = origin;
   if (res.status > 0) {
     record.response = { status: res.status, headers: res.headers.map((h) => ({ ...h })), receivedAt: res.receivedAt ?? startedAt };
     if (res.statusText) record.response.statusText = res.statusText;
@@ -98,18 +102,21 @@ export async function sendSafely(send: Transport, req: ConsoleRequest): Promise<
   }
 }
 
-/**
- * `send`, giving every request a link (a fresh record id, and the `derivedFrom` the callback
- * names at send time) unless it carries one. For senders that build their requests
- * themselves (the stepper): its records take the id from the answer (consoleRecord).
- * Never throws.
- */
-export function linkSends(send: Transport, derivedFrom: () => string | undefined = () => undefined): Transport {
-  return (req) => {
-    if (req.link) return sendSafely(send, req);
-    const from = derivedFrom();
-    return sendSafely(send, { ...req, link: { id: newRecordId(), ...(from !== undefined ? { derivedFrom: from } : {}) } });
-  };
+/** The origin a send's link names, as a record carries it. */
+export function originOfLink(link: SendLink | undefined): ConsoleOrigin | undefined {
+  if (link?.origin === undefined) return undefined;
+  return link.run !== undefined ? { kind: link.origin, run: link.run } : { kind: link.origin };
+}
+
+/** The link fields that carry an origin (spread into a SendLink). */
+export function linkOrigin(origin: ConsoleOrigin | undefined): Pick<SendLink, 'origin' | 'run'> {
+  if (origin === undefined) return {};
+  return origin.run !== undefined ? { origin: origin.kind, run: origin.run } : { origin: origin.kind };
+}
+
+/** A fresh id for one action's sends (a connect, a tamper run, a replay). */
+export function newRunId(): string {
+  return `r-${crypto.randomUUID().slice(0, 8)}`;
 }
 
 /** A fresh record id (random, so two Console sessions never collide). */

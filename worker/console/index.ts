@@ -16,7 +16,7 @@ export { answerAll, defaultResponse, inputKind, rootsDraft, samplingDraft, saveA
 // Transport over fetch (the page's fetch in the browser, so the service worker taps it).
 export { fetchTransport, type FetchTransportOptions, type TapHooks } from './transport.js';
 // Console sends as ExchangeRecords, and reading a round's answer.
-export { answerMessage, builtFromRecord, consoleRecord, linkSends, newRecordId, readRound, sendSafely, type RecordPlace } from './exchange.js';
+export { answerMessage, builtFromRecord, consoleRecord, linkOrigin, newRecordId, newRunId, originOfLink, readRound, sendSafely, type RecordPlace } from './exchange.js';
 // The link header: which record a send is filed under, read and stripped by the capture service worker.
 export { formatLink, parseLink, LINK_HEADER, TAPPED_HEADER, type SendLink } from './link.js';
 // The step-through session.

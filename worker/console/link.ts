@@ -4,11 +4,13 @@
 // knows its send was taken. Pure text in, text out: the page, the service worker, the worker
 // and Node all use this one codec.
 //
-//   X-Mrtr-Inspector-Link: id=c-1f…; derived-from=3b…; session=9a…
+//   X-Mrtr-Inspector-Link: id=c-1f…; derived-from=3b…; session=9a…; origin=tamper; run=r-4c…
 //   X-Mrtr-Inspector-Tapped: c-1f…
 //
 // Values are ids of ours (record and session ids), never secrets. They are percent-encoded,
 // because an imported capture's ids may hold any character, and a header value may not.
+
+import { ORIGIN_KINDS, type OriginKind } from '../protocol.js';
 
 /** The request header naming the record a Console send is filed under. */
 export const LINK_HEADER = 'x-mrtr-inspector-link';
@@ -21,10 +23,13 @@ export interface SendLink {
   derivedFrom?: string;
   /** The capture session to file it in; the tap's own capture session when absent. */
   session?: string;
+  /** The Console action that sent it, and the run it belongs to (ExchangeRecord.origin). */
+  origin?: OriginKind;
+  run?: string;
 }
 
-const KEYS: Record<string, keyof SendLink> = { id: 'id', 'derived-from': 'derivedFrom', session: 'session' };
-const NAMES: [keyof SendLink, string][] = [['id', 'id'], ['derivedFrom', 'derived-from'], ['session', 'session']];
+const KEYS: Record<string, keyof SendLink> = { id: 'id', 'derived-from': 'derivedFrom', session: 'session', origin: 'origin', run: 'run' };
+const NAMES: [keyof SendLink, string][] = [['id', 'id'], ['derivedFrom', 'derived-from'], ['session', 'session'], ['origin', 'origin'], ['run', 'run']];
 
 /** The header value for a link. */
 export function formatLink(link: SendLink): string {
@@ -58,7 +63,9 @@ export function parseLink(value: string | null | undefined): SendLink | null {
       return null;
     }
     if (v === '') return null;
-    link[field] = v;
+    // An origin this page does not know (a newer page's) is left out, not refused.
+    if (field === 'origin' && !(ORIGIN_KINDS as readonly string[]).includes(v)) continue;
+    (link as Record<string, string>)[field] = v;
   }
   return link.id !== undefined ? (link as SendLink) : null;
 }

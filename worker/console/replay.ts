@@ -14,7 +14,7 @@ import { decodeExchange } from '../decode/exchange.js';
 import { asObject, own } from '../decode/meta.js';
 import { isSensitiveHeader } from '../capture/sanitize.js';
 import { saveAnswers } from './answers.js';
-import { answerMessage, builtFromRecord, linkSends } from './exchange.js';
+import { answerMessage, builtFromRecord, newRunId } from './exchange.js';
 import { diffResults, DEFAULT_IGNORE, type JsonChange } from './result-diff.js';
 import { createStepper } from './stepper.js';
 import type { BuiltRequest, InputRequest, SavedAnswer, Transport } from './types.js';
@@ -158,14 +158,15 @@ export async function runReplay(plan: ReplayPlan, opts: ReplayOptions): Promise<
   const ignore = [...(opts.ignore ?? DEFAULT_IGNORE)];
   const run: ReplayRun = { target: opts.target, ignore, outcomes: [], skipped: [...plan.skipped], records: [], credentialsWithheld: [], summary: { same: 0, different: 0, stopped: 0, failed: 0, skipped: plan.skipped.length } };
   let nextId = 0;
+  // One run id for the whole replay: its exchanges are one group wherever they are shown.
+  const runId = newRunId();
   for (const item of plan.items) {
-    // Each send carries its record id and the recorded exchange it re-enacts, so a tap files
-    // it linked. A replay's stepper never forks and sends one round at a time, so the n-th
-    // send is the round at depth n: the same derivedFrom the stepper gives the record.
+    // The stepper links each send (record id, origin, and the recorded exchange the round
+    // at that depth re-enacts), so a tap files it under the record the stepper makes.
     const derivedFrom = (depth: number) => item.exchangeIds[Math.min(depth, item.exchangeIds.length - 1)] || undefined;
-    let sends = 0;
     const stepper = createStepper({
-      send: linkSends(opts.send, () => derivedFrom(sends++)),
+      send: opts.send,
+      origin: { kind: 'replay', run: runId },
       ids: (): JsonRpcId => ++nextId,
       auto: ({ depth }) => item.answers[depth] ?? [],
       maxRounds: opts.maxRounds ?? Math.max(10, item.recordedRounds + 2),

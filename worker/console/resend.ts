@@ -2,9 +2,9 @@
 // original, and the request an edited draft becomes. Sending it records a new exchange
 // linked to the original (`derivedFrom`); the send carries that link, so a tap files it
 // under the same record id.
-import type { ExchangeRecord, HeaderPair } from '../protocol.js';
+import type { ConsoleOrigin, ExchangeRecord, HeaderPair } from '../protocol.js';
 import { draftText, parseDraft, type DraftError } from './draft.js';
-import { builtFromRecord, consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
+import { builtFromRecord, consoleRecord, linkOrigin, newRecordId, readRound, sendSafely } from './exchange.js';
 import type { ConsoleRequest, RoundReading, Transport } from './types.js';
 
 /** The draft of a captured request: where it went, and its header block plus pretty body. */
@@ -47,12 +47,26 @@ export function resendRequest(draft: ResendDraft, text: string, fallbackHeaders:
   return { ok: true, id: parsed.message.id, request: { url: draft.url, method: 'POST', headers: (parsed.headers ?? fallbackHeaders).map((h) => ({ ...h })), body: parsed.body } };
 }
 
+/**
+ * The draft says something the original did not. The JSON-RPC id does not count: the draft
+ * gets a fresh one by default, as a real client's new request has.
+ */
+export function changedByHand(original: string, text: string): boolean {
+  if (original === text) return false;
+  const a = parseDraft(original);
+  const b = parseDraft(text);
+  if (!a.ok || !b.ok) return true;
+  const shape = (p: typeof a & { ok: true }) => JSON.stringify([{ ...p.message, id: null }, p.headers ?? null]);
+  return shape(a) !== shape(b);
+}
+
 /** Sends an edited draft and records it as a new exchange derived from the original. */
 export async function resend(draft: ResendDraft, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading } | { ok: false; error: DraftError }> {
   const r = resendRequest(draft, text);
   if (!r.ok) return r;
   const id = newRecordId();
-  const res = await sendSafely(send, { ...r.request, link: { id, derivedFrom: draft.from } });
-  const record = consoleRecord(r.request, res, { id, seq: place.seq, derivedFrom: draft.from, ...(place.session !== undefined ? { session: place.session } : {}) });
+  const origin: ConsoleOrigin = { kind: changedByHand(draft.original, text) ? 'edit' : 'resend' };
+  const res = await sendSafely(send, { ...r.request, link: { id, derivedFrom: draft.from, ...linkOrigin(origin) } });
+  const record = consoleRecord(r.request, res, { id, seq: place.seq, derivedFrom: draft.from, origin, ...(place.session !== undefined ? { session: place.session } : {}) });
   return { ok: true, record, reading: readRound(record, r.id as never) };
 }

@@ -3,10 +3,10 @@
 // retry (new id, echoed token); the user answers, may edit the preview, and sends. Any
 // earlier retry can be forked with other answers; rounds keep `parent`, so forks are
 // branches. Auto mode answers from saved answers and stops only on new questions.
-import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
+import type { ConsoleOrigin, ExchangeRecord, JsonRpcId, OriginKind } from '../protocol.js';
 import { answerAll, inputKind, type AutoAnswers, type OpenQuestion } from './answers.js';
 import { draftText, parseDraft, type DraftError } from './draft.js';
-import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
+import { consoleRecord, linkOrigin, newRecordId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, toHttp } from './request.js';
 import type { BuiltRequest, ConsoleRequest, InputRequest, RoundReading, SavedAnswer, Transport } from './types.js';
 
@@ -29,6 +29,11 @@ export interface StepperOptions {
   derivedFrom?: (depth: number) => string | undefined;
   /** First `seq` of this stepper's records. */
   seqStart?: number;
+  /**
+   * The origin of every send (a replay's, a tamper subject's). Without it each round says
+   * what it is: `call` (the first), `step`, `edit` (preview edited by hand) or `fork`.
+   */
+  origin?: ConsoleOrigin;
 }
 
 /** The call a stepper starts with. */
@@ -139,9 +144,13 @@ export function createStepper(opts: StepperOptions): Stepper {
   async function transmit(req: ConsoleRequest, id: JsonRpcId, parent: number | null, extra: Partial<StepRound>): Promise<StepRound> {
     set({ status: 'sending' });
     const depth = parent === null ? 0 : s.rounds[parent].depth + 1;
-    const res = await sendSafely(opts.send, req);
     const derivedFrom = extra.forkOf !== undefined ? s.rounds[extra.forkOf].record.id : opts.derivedFrom?.(depth);
-    const record = consoleRecord(req, res, { id: newRecordId(), seq: seq++, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(derivedFrom !== undefined ? { derivedFrom } : {}) });
+    const kind: OriginKind = extra.forkOf !== undefined ? 'fork' : parent === null ? 'call' : extra.edited ? 'edit' : 'step';
+    const origin: ConsoleOrigin = opts.origin ?? { kind };
+    // The send names its record, what it re-enacts and its origin, so a tap files it linked.
+    const link = { id: newRecordId(), ...(derivedFrom !== undefined ? { derivedFrom } : {}), ...linkOrigin(origin) };
+    const res = await sendSafely(opts.send, { ...req, link });
+    const record = consoleRecord(req, res, { id: link.id, seq: seq++, origin, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(derivedFrom !== undefined ? { derivedFrom } : {}) });
     const round: StepRound = { index: s.rounds.length, parent, depth, id, request: req, reading: readRound(record, id), record, edited: false, ...extra };
     set({ rounds: [...s.rounds, round] });
     return round;

@@ -5,6 +5,7 @@ import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { own } from '../decode/meta.js';
 import { planTamperTests, runTamperPlan, type TamperResult, type TamperSubject } from './tamper.js';
 import type { Transport } from './types.js';
+import { newRunId } from './exchange.js';
 
 /** The exportable report of one "run all". */
 export interface TamperReport {
@@ -22,15 +23,17 @@ export interface TamperReport {
 export async function runAllTamperTests(
   subject: TamperSubject,
   send: Transport,
-  opts: { ids?: () => JsonRpcId; now?: () => number; session?: string } = {},
+  opts: { ids?: () => JsonRpcId; now?: () => number; session?: string; run?: string } = {},
 ): Promise<{ report: TamperReport; records: ExchangeRecord[] }> {
   const now = opts.now ?? Date.now;
   const { plans, notRun } = planTamperTests(subject, { ...(opts.ids ? { ids: opts.ids } : {}), now: now() });
   const results: TamperResult[] = [];
   const records: ExchangeRecord[] = [];
   let seq = 0;
+  // One run id for all the tests: their exchanges are one group wherever they are shown.
+  const run = opts.run ?? newRunId();
   for (const plan of plans) {
-    const r = await runTamperPlan(plan, send, { now, seq: () => seq++, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(subject.recordId !== undefined ? { derivedFrom: subject.recordId } : {}) });
+    const r = await runTamperPlan(plan, send, { now, seq: () => seq++, run, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(subject.recordId !== undefined ? { derivedFrom: subject.recordId } : {}) });
     results.push(r.result);
     records.push(...r.records);
   }

@@ -3,10 +3,10 @@
 // token, re-use it twice in parallel, and re-send it after it expires (time is never faked:
 // the plan says when, and the caller waits). Each is a re-send whose answer is judged:
 // rejected (good) or accepted, with the lint rule the acceptance breaks.
-import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
+import type { ConsoleOrigin, ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { own } from '../decode/meta.js';
 import { inspectToken } from '../tokens/index.js';
-import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
+import { consoleRecord, linkOrigin, newRecordId, newRunId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, encodeHeaderValue, toHttp, withoutMrtrFields } from './request.js';
 import { flipPayloadByte } from './tamper-flip.js';
 import type { BuiltRequest, ConsoleRequest, ConsoleResponse, RoundReading, Transport } from './types.js';
@@ -139,7 +139,7 @@ export function planTamperTests(subject: TamperSubject, opts: { ids?: () => Json
 export async function runTamperPlan(
   plan: TamperPlan,
   send: Transport,
-  opts: { waitForSchedule?: boolean; now?: () => number; sleep?: (ms: number) => Promise<void>; session?: string; derivedFrom?: string; seq?: () => number } = {},
+  opts: { waitForSchedule?: boolean; now?: () => number; sleep?: (ms: number) => Promise<void>; session?: string; derivedFrom?: string; seq?: () => number; run?: string } = {},
 ): Promise<{ result: TamperResult; records: ExchangeRecord[] }> {
   if (plan.schedule) {
     const wait = plan.schedule.sendAt - (opts.now ?? Date.now)();
@@ -151,10 +151,12 @@ export async function runTamperPlan(
   }
   let seq = 0;
   const nextSeq = opts.seq ?? (() => seq++);
-  // Each send carries its record id and link, so a tap files it under the same record.
-  const linked = (req: ConsoleRequest) => sendSafely(send, { ...req, link: { id: newRecordId(), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) } });
+  // Each send carries its record id, link and origin, so a tap files it under the same record;
+  // a test sent alone is a run of its own.
+  const origin: ConsoleOrigin = { kind: 'tamper', run: opts.run ?? newRunId() };
+  const linked = (req: ConsoleRequest) => sendSafely(send, { ...req, link: { id: newRecordId(), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}), ...linkOrigin(origin) } });
   const record = (req: ConsoleRequest, res: ConsoleResponse) =>
-    consoleRecord(req, res, { id: newRecordId(), seq: nextSeq(), ...(opts.session !== undefined ? { session: opts.session } : {}), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) });
+    consoleRecord(req, res, { id: newRecordId(), seq: nextSeq(), origin, ...(opts.session !== undefined ? { session: opts.session } : {}), ...(opts.derivedFrom !== undefined ? { derivedFrom: opts.derivedFrom } : {}) });
   const responses = await Promise.all(plan.requests.map(linked));
   const records = plan.requests.map((r, i) => record(r, responses[i]));
   const sent = [...plan.requests];

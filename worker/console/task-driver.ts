@@ -7,7 +7,7 @@
 // delivered and that a later poll shows with the same request is the server not having
 // caught up (eventually consistent), so it is not asked again; shown with a different
 // request, it is a re-used key, flagged and asked again so the task can still be driven.
-import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
+import type { ExchangeRecord, JsonRpcId, OriginKind } from '../protocol.js';
 import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
 import { toHttp } from './request.js';
 import { buildTaskRequest, isTerminalStatus, readTask, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
@@ -95,7 +95,10 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
   const set = (patch: Partial<TaskDriverState>): TaskDriverState => (s = { ...s, ...patch });
 
   async function exchange(kind: TaskSend['kind'], built: BuiltRequest): Promise<TaskSend> {
-    const req = { ...toHttp(opts.url, built), link: { id: newRecordId() } };
+    // A task's first call is the Console's `call`; its polls, updates and cancels are steps;
+    // a key test misuses a key on purpose, as a tamper test does.
+    const origin: OriginKind = kind === 'call' ? 'call' : kind === 'key-test' ? 'tamper' : 'step';
+    const req = { ...toHttp(opts.url, built), link: { id: newRecordId(), origin } };
     const res = await sendSafely(opts.send, req);
     const record = consoleRecord(req, res, { id: req.link.id, seq: seq++ });
     const sent: TaskSend = { kind, id: built.body.id, request: req, reading: readRound(record, built.body.id), record };

@@ -9,6 +9,7 @@ const HAS_TEXT: Record<HasFlag, string> = {
   legacy: 'legacy traffic',
   ambiguous: 'ambiguous rounds',
   task: 'a task',
+  origin: 'Console traffic',
 };
 
 /** A value as shown: quoted when it has whitespace or is empty, so word boundaries stay visible. */
@@ -32,6 +33,8 @@ function one(t: FilterTerm): string {
       return `${t.negate ? 'no' : 'has'} ${shown(t.value)} findings`;
     case 'task':
       return t.negate ? `task not ${shown(t.value)}` : `task is ${shown(t.value)}`;
+    case 'origin':
+      return t.negate ? `Console origin not ${shown(t.value)}` : `Console origin ${shown(t.value)}`;
     case 'has':
       return `${t.negate ? 'no' : 'has'} ${HAS_TEXT[t.value] ?? shown(t.value)}`;
     case 'rounds': case 'exchange':

@@ -1,10 +1,10 @@
 // The filter language's data: the parsed terms, what they are matched against, and the
 // vocabulary (keys and allowed values). Plain, cloneable data: terms may cross the worker
 // boundary, so nothing here holds a function or a RegExp.
-import type { Conversation, ConversationStatus, Era, Finding, Severity } from '../protocol.js';
+import { ORIGIN_KINDS, type Conversation, type ConversationStatus, type Era, type Finding, type OriginKind, type Severity } from '../protocol.js';
 
 /** What `has:` can ask about. */
-export type HasFlag = 'state' | 'findings' | 'errors' | 'legacy' | 'ambiguous' | 'task';
+export type HasFlag = 'state' | 'findings' | 'errors' | 'legacy' | 'ambiguous' | 'task' | 'origin';
 
 /** A numeric comparison, as in `rounds:>2` (a bare number means `=`). */
 export type CompareOp = '<' | '<=' | '=' | '>=' | '>';
@@ -24,6 +24,7 @@ export type FilterTerm =
   | (TermBase & { kind: 'era'; value: Era })
   | (TermBase & { kind: 'has'; value: HasFlag })
   | (TermBase & { kind: 'task'; value: string })
+  | (TermBase & { kind: 'origin'; value: OriginKind })
   | (TermBase & { kind: 'rounds' | 'exchange'; op: CompareOp; value: number });
 
 /** The kind of a term. */
@@ -50,7 +51,7 @@ export interface FilterError {
 export type FilterParse = { ok: true; terms: FilterTerm[] } | { ok: false; error: FilterError };
 
 /** Every key the language knows (as typed; `round` is an alias of `rounds`). */
-export const FILTER_KEYS = ['method', 'name', 'status', 'rule', 'severity', 'era', 'has', 'round', 'rounds', 'exchange', 'id', 'task'] as const;
+export const FILTER_KEYS = ['method', 'name', 'status', 'rule', 'severity', 'era', 'has', 'round', 'rounds', 'exchange', 'id', 'task', 'origin'] as const;
 
 /** Accepted `status:` values. */
 export const STATUS_VALUES: readonly ConversationStatus[] = ['complete', 'error', 'abandoned', 'in-progress'];
@@ -67,7 +68,10 @@ export const ERA_VALUES: Readonly<Record<string, Era>> = {
 };
 
 /** Accepted `has:` values. */
-export const HAS_VALUES: readonly HasFlag[] = ['state', 'findings', 'errors', 'legacy', 'ambiguous', 'task'];
+export const HAS_VALUES: readonly HasFlag[] = ['state', 'findings', 'errors', 'legacy', 'ambiguous', 'task', 'origin'];
 
 /** Accepted `task:` values: the statuses of the tasks extension (tasks:151-159). */
 export const TASK_STATUS_VALUES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
+
+/** Accepted `origin:` values: the Console actions (ExchangeRecord.origin). */
+export const ORIGIN_VALUES: readonly OriginKind[] = ORIGIN_KINDS;

@@ -49,6 +49,7 @@ function hasFlag(flag: unknown, c: Conversation, findings: readonly Finding[]): 
     case 'legacy': return c.era === 'legacy' || c.rounds.some((r) => (r.legacy?.length ?? 0) > 0);
     case 'ambiguous': return c.rounds.some((r) => r.link === 'ambiguous');
     case 'task': return c.task !== undefined;
+    case 'origin': return c.rounds.some((r) => r.origin !== undefined);
     default: return false;
   }
 }
@@ -67,6 +68,8 @@ function holds(t: FilterTerm, s: FilterSubject, lowered: () => string): boolean 
     case 'era': return c.era === t.value;
     case 'has': return hasFlag(t.value, c, s.findings);
     case 'task': return c.task?.status === t.value;
+    // Any round: a captured conversation with an edit branch is found by origin:edit.
+    case 'origin': return c.rounds.some((r) => r.origin === t.value);
     case 'rounds': return num(t.value) && compare(c.rounds.length, t.op, t.value);
     case 'exchange': return num(t.value) && c.exchanges.some((x) => compare(x, t.op, t.value));
     default: return false;
@@ -99,7 +102,7 @@ function isSound(t: FilterTerm): boolean {
   switch (t.kind) {
     case 'text': return str(t.text);
     case 'method': case 'name': case 'rule': case 'id': return str(t.pattern);
-    case 'status': case 'severity': case 'era': case 'has': case 'task': return str(t.value);
+    case 'status': case 'severity': case 'era': case 'has': case 'task': case 'origin': return str(t.value);
     case 'rounds': case 'exchange': return num(t.value) && ['<', '<=', '=', '>=', '>'].includes(t.op);
     default: return false;
   }

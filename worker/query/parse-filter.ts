@@ -1,9 +1,9 @@
 // Reads the typed filter box (`method:tools/call status:error rule:mrtr/* -name:echo "a b"`)
 // into terms. Pure and total: any string gives terms or one error with its offset, never a
 // throw, so the UI can re-parse on every keystroke.
-import type { ConversationStatus, Severity } from '../protocol.js';
+import type { ConversationStatus, OriginKind, Severity } from '../protocol.js';
 import {
-  ERA_VALUES, FILTER_KEYS, HAS_VALUES, SEVERITY_VALUES, STATUS_VALUES, TASK_STATUS_VALUES,
+  ERA_VALUES, FILTER_KEYS, HAS_VALUES, ORIGIN_VALUES, SEVERITY_VALUES, STATUS_VALUES, TASK_STATUS_VALUES,
   type CompareOp, type FilterParse, type FilterTerm, type HasFlag,
 } from './filter-terms.js';
 
@@ -53,7 +53,7 @@ function readWord(text: string, start: number): Word {
 }
 
 function unknownKey(key: string, at: number): FilterSyntaxError {
-  const known = 'method, name, status, rule, severity, era, has, rounds (or round), exchange, id, task';
+  const known = 'method, name, status, rule, severity, era, has, rounds (or round), exchange, id, task, origin';
   return new FilterSyntaxError(`Unknown filter key "${key}:". Known keys: ${known}. To search for text with a colon in it, put it in quotes.`, at);
 }
 
@@ -91,6 +91,9 @@ function keyed(key: string, raw: string, negate: boolean, at: number, valueAt: n
       return { kind: 'has', value: oneOf<HasFlag>(key, raw, HAS_VALUES, valueAt), negate, at };
     case 'task':
       return { kind: 'task', value: oneOf<string>(key, raw, TASK_STATUS_VALUES, valueAt), negate, at };
+    case 'origin':
+      // "re-send" as the Console's button spells it.
+      return { kind: 'origin', value: oneOf<OriginKind>(key, raw.toLowerCase() === 're-send' ? 'resend' : raw, ORIGIN_VALUES, valueAt), negate, at };
     case 'round': case 'rounds':
       return { kind: 'rounds', ...comparison(key, raw, valueAt), negate, at };
     case 'exchange':
@@ -132,7 +135,7 @@ function term(text: string, start: number): { term: FilterTerm; end: number } {
 function example(key: string): string {
   const examples: Record<string, string> = {
     method: 'method:tools/call', name: 'name:"my tool"', rule: 'rule:mrtr/*', id: 'id:c1', status: 'status:error',
-    severity: 'severity:warning', era: 'era:legacy', has: 'has:state', task: 'task:input_required', round: 'round:>2', rounds: 'rounds:>2', exchange: 'exchange:12',
+    severity: 'severity:warning', era: 'era:legacy', has: 'has:state', task: 'task:input_required', origin: 'origin:tamper', round: 'round:>2', rounds: 'rounds:>2', exchange: 'exchange:12',
   };
   return examples[key] ?? `${key}:value`;
 }

@@ -83,6 +83,7 @@ export function buildRound(record: ExchangeRecord, decoded: DecodedExchange, mes
   };
   // Last, as before: most rounds have none, and a spread would copy every round.
   if (legacy !== undefined) round.legacy = legacy;
+  if (record.origin !== undefined) round.origin = record.origin.kind;
   return round;
 }
 

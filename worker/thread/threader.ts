@@ -8,10 +8,16 @@
 // issued is a new branch of it (parent = the issuing round). Only `complete` ends a chain,
 // so only a token re-presented after it starts a conversation of its own (`replayOf`).
 //
+// A Console fork, edit or re-send of a round (its record names the round's exchange in
+// `derivedFrom`) that would otherwise start a conversation of its own (the chain had ended,
+// or the token tied) joins the conversation of that round instead, as its sibling: a branch
+// (link `derived`). Its source was always sent before it; a source not in the capture leaves
+// it a conversation of its own.
+//
 // Hazard: feed exchanges in the order their requests were sent (`orderForThreading`).
 // Answers arrive later than requests, so "ended" and "open" are judged at the new
 // request's send time, not at the time of processing.
-import type { Conversation, DecodedExchange, ExchangeRecord, Round } from '../protocol.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, OriginKind, Round } from '../protocol.js';
 import { header } from '../decode/headers.js';
 import { MRTR_METHODS, requestMeta, targetName } from '../decode/meta.js';
 import { buildRound, canonicalArgs, canonicalJson } from './round.js';
@@ -66,6 +72,11 @@ class CallShape {
   }
 }
 
+/** The Console actions whose exchanges are branches of the round they were made from. */
+const BRANCHING: ReadonlySet<OriginKind | undefined> = new Set<OriginKind | undefined>(['fork', 'edit', 'resend']);
+
+const ARTICLE: Partial<Record<OriginKind, string>> = { fork: 'a fork', edit: 'an edit', resend: 'a re-send' };
+
 interface StateOrigin {
   conversation: Conversation;
   round: number;
@@ -118,6 +129,8 @@ export class Threader {
    *  only those up to date instead of comparing every conversation); null until the first
    *  call, so a batch run keeps no such set. */
   private grew: Set<Conversation> | null = null;
+  /** Where each exchange's first request sits, by record id (for `derivedFrom`). */
+  private readonly placed = new Map<string, StateOrigin>();
 
   /** Threads every client message of one exchange. */
   add(record: ExchangeRecord, decoded: DecodedExchange): void {
@@ -288,6 +301,20 @@ export class Threader {
       }
     }
 
+    // An explicit link beats an inference that failed: a Console branch of a round joins it.
+    if (!joined && m.kind === 'request' && record.derivedFrom !== undefined && BRANCHING.has(record.origin?.kind)) {
+      const from = this.placed.get(record.derivedFrom);
+      if (from !== undefined && from.conversation.method === method) {
+        joined = from.conversation;
+        ambiguous = [];
+        replayOf = undefined;
+        const src = joined.rounds[from.round];
+        round.link = 'derived';
+        round.parent = src.parent;
+        round.linkReason = `${ARTICLE[record.origin!.kind]} of round ${from.round + 1}, made in the Console`;
+      }
+    }
+
     let conv: Conversation;
     if (joined) {
       conv = joined;
@@ -306,12 +333,14 @@ export class Threader {
         status: 'in-progress', rounds: [round],
       };
       if (replayOf !== undefined) conv.replayOf = replayOf; // last, as a spread would put it
+      if (record.origin?.run !== undefined) conv.run = record.origin.run;
       this.convs.push(conv);
       this.info.set(conv, { key, shape });
       this.legacy.track(conv, session);
     }
     this.grew?.add(conv);
     const ri = conv.rounds.length - 1;
+    if (!this.placed.has(record.id)) this.placed.set(record.id, { conversation: conv, round: ri });
     if (round.stateIssued !== null) {
       const list = this.issued.get(round.stateIssued);
       if (list) list.push({ conversation: conv, round: ri });

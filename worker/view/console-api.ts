@@ -19,11 +19,11 @@
 // never folded in twice. The tap's final copy, once written, replaces ours in the session
 // held here (view/capture-owner.ts). A service worker stopped mid-send leaves a taken
 // send `pending` in storage (the session here still shows our finished copy until reload).
-import { PROTOCOL_VERSION, type ExchangeRecord } from '../protocol.js';
+import { PROTOCOL_VERSION, type ConsoleOrigin, type ExchangeRecord } from '../protocol.js';
 import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import {
-  consoleRecord, DEFAULT_IGNORE, newRecordId, tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep,
-  type FieldValue, type FormModel, type TamperTest, type Transport,
+  consoleRecord, DEFAULT_IGNORE, linkOrigin, newRecordId, newRunId, originOfLink, tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep,
+  type FieldValue, type FormModel, type SendLink, type TamperTest, type Transport,
 } from '../console/index.js';
 import { loadCatalog } from './console-catalog.js';
 import { checkForm, ConsoleStep } from './console-step.js';
@@ -54,11 +54,13 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
 
   // The record a send is filed under, saved before it leaves; null when storage refused it
   // (the send still goes, and `keep` tries to store the finished copy).
-  async function savePending(req: Parameters<Transport>[0], link: { id: string; session: string; derivedFrom?: string }): Promise<number> {
+  async function savePending(req: Parameters<Transport>[0], link: SendLink & { session: string }): Promise<number> {
+    const origin = originOfLink(link);
     const pending: ExchangeRecord = {
       v: PROTOCOL_VERSION, id: link.id, seq: 0, source: 'console', startedAt: Date.now(), state: 'pending',
       request: { method: req.method, url: req.url, headers: req.headers.map((h) => ({ ...h })), body: req.body },
       ...(link.derivedFrom !== undefined ? { derivedFrom: link.derivedFrom } : {}),
+      ...(origin !== undefined ? { origin } : {}),
     };
     try {
       const [stored] = await store.mergeExchanges(link.session, [pending]);
@@ -122,7 +124,10 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
     /** `server/discover` and the lists of tools, prompts, resources and templates. */
     async consoleCatalog(url: string, setup: ClientSetup): Promise<ServerCatalog> {
       const records: ExchangeRecord[] = [];
-      const cat = await loadCatalog(url, setup, send, (req, res) => records.push(consoleRecord(req, res, { id: newRecordId(), seq: 0 })));
+      // The catalog calls of one connect are one discovery run.
+      const origin: ConsoleOrigin = { kind: 'discovery', run: newRunId() };
+      const discover: Transport = (req) => send({ ...req, link: { id: newRecordId(), ...linkOrigin(origin) } });
+      const cat = await loadCatalog(url, setup, discover, (req, res) => records.push(consoleRecord(req, res, { id: newRecordId(), seq: 0, origin })));
       await keep(records);
       return cat;
     },

@@ -6,7 +6,7 @@ import type { Analysis } from '../analysis.js';
 import type { ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import {
-  builtFromRecord, createStepper, diffDraft, draftWithId, explainSendFailure, freshRequestId, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
+  builtFromRecord, createStepper, diffDraft, newRunId, draftWithId, explainSendFailure, freshRequestId, encodeHeaderValue, parseDraft, planReplay, planTamperTests, resend as resendRecord, resendDraft as draftOf,
   runAllTamperTests, runReplay, runTamperPlan, summarize, withoutMrtrFields,
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
@@ -70,6 +70,8 @@ export class ConsoleTamper {
   #tests: TamperTestView[] = [];
   #report: TamperView['report'] = null;
   #session: string | null = null;
+  /** The run every send about this subject belongs to (the foreign-token call, each test, run all), so they are one group. */
+  #run = newRunId();
   readonly #persist: Persist;
 
   constructor(persist: Persist) {
@@ -82,12 +84,13 @@ export class ConsoleTamper {
    */
   async setSubject(subject: TamperSubject, label: string, send: Transport): Promise<TamperView> {
     let s = subject;
+    this.#run = newRunId();
     if (s.otherTarget && s.foreignToken === undefined) {
       const other = withoutMrtrFields({ ...s.request, body: { ...s.request.body, method: s.otherTarget.method ?? s.request.body.method, params: { ...s.otherTarget.params, _meta: s.request.body.params._meta } } }, `foreign-${Date.now().toString(36)}`);
       const name = s.otherTarget.params.name ?? s.otherTarget.params.uri;
       const headers = other.headers.filter((h) => !/^mcp-param-/i.test(h.name))
         .map((h) => (h.name.toLowerCase() === 'mcp-name' && typeof name === 'string' ? { ...h, value: encodeHeaderValue(name) } : h));
-      const st = await createStepper({ send }).start({ url: s.url, request: { ...other, headers } });
+      const st = await createStepper({ send, origin: { kind: 'tamper', run: this.#run } }).start({ url: s.url, request: { ...other, headers } });
       await this.#keep(st.rounds.map((r) => r.record));
       const first = st.rounds[0]?.reading;
       if (first?.kind === 'input_required' && first.requestState !== undefined) s = { ...s, foreignToken: first.requestState };
@@ -110,7 +113,7 @@ export class ConsoleTamper {
     const plan = this.#plans.get(test);
     if (!plan || !this.#subject) return this.view();
     this.#set({ ...this.#find(test)!, state: wait ? 'waiting' : 'running' });
-    const r = await runTamperPlan(plan, send, { waitForSchedule: wait, ...(this.#subject.recordId !== undefined ? { derivedFrom: this.#subject.recordId } : {}) });
+    const r = await runTamperPlan(plan, send, { waitForSchedule: wait, run: this.#run, ...(this.#subject.recordId !== undefined ? { derivedFrom: this.#subject.recordId } : {}) });
     await this.#keep(r.records);
     this.#set(view(r.result));
     // A plan's ids are spent once sent: plan again so a re-run sends fresh ids.
@@ -122,7 +125,7 @@ export class ConsoleTamper {
   /** Runs every test (after-expiry is reported as scheduled unless its time has come) and keeps the report. */
   async runAll(send: Transport): Promise<TamperView> {
     if (!this.#subject) return this.view();
-    const { report, records } = await runAllTamperTests(this.#subject, send);
+    const { report, records } = await runAllTamperTests(this.#subject, send, { run: this.#run });
     await this.#keep(records);
     this.#report = report;
     for (const r of report.results) this.#set(view(r));

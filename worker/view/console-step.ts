@@ -5,7 +5,7 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import {
-  buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, linkSends, rootsDraft, samplingDraft, summarize, validateForm, validateRoots,
+  buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, rootsDraft, samplingDraft, summarize, validateForm, validateRoots,
   type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
 } from '../console/index.js';
 import { AnswerMemory, callTargetKey } from '../console/answers.js';
@@ -64,8 +64,6 @@ export class ConsoleStep {
   /** Auto mode's answers from earlier calls, per call target; `#target` is the running call's. */
   readonly #memory = new AnswerMemory();
   #target = '';
-  /** The record the next send re-enacts: set by `fork` for its first send only. */
-  #forkOf: string | undefined;
 
   constructor(persist: (records: ExchangeRecord[]) => Promise<string | null>) {
     this.#persist = persist;
@@ -76,14 +74,9 @@ export class ConsoleStep {
     if (this.#stepper) this.#memory.remember(this.#target, this.#stepper.state.rounds);
     this.#target = callTargetKey(spec.url, spec.method, spec.params);
     this.#url = spec.url;
-    // Each send names its record and, for a fork, the round it forks (the stepper gives the
-    // record the same derivedFrom): the tap files it linked.
-    const linked = linkSends(send, () => {
-      const from = this.#forkOf;
-      this.#forkOf = undefined;
-      return from;
-    });
-    this.#stepper = createStepper({ send: linked, auto: this.#auto ? this.#saved() : false });
+    // The stepper links each send itself (record id, origin and, for a fork, the round it
+    // forks), so the tap files it under the record the stepper makes.
+    this.#stepper = createStepper({ send, auto: this.#auto ? this.#saved() : false });
     const request = buildRequest({
       method: spec.method, params: spec.params, id, clientInfo: spec.setup.clientInfo,
       capabilities: capabilitiesFrom(spec.setup.toggles), ...(spec.inputSchema !== undefined ? { inputSchema: spec.inputSchema } : {}),
@@ -106,22 +99,13 @@ export class ConsoleStep {
     return this.#after(await this.#need().send());
   }
 
-  /**
-   * Hazard: `#forkOf` must reach the fork's own send and no other. The stepper refuses a fork
-   * while another send is on its way (synchronously, before any await), so no other send of
-   * this stepper can start while it is set; it is cleared however the fork ends.
-   */
+  /** Re-sends retry `round` with other answers: a branch from the round before it. */
   async fork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> {
     const stepper = this.#need();
     const parent = stepper.state.rounds[stepper.state.rounds[round]?.parent ?? -1]?.reading;
     const refused = refuseAnswers(parent?.kind === 'input_required' ? parent.inputRequests : null, answers);
     if (refused) return { ...this.view(), message: refused };
-    if (stepper.state.status !== 'sending') this.#forkOf = stepper.state.rounds[round]?.record.id;
-    try {
-      return this.#after(await stepper.fork(round, answers));
-    } finally {
-      this.#forkOf = undefined;
-    }
+    return this.#after(await stepper.fork(round, answers));
   }
 
   /** Auto mode: answers with the answers given so far in this session, stopping on new questions. */

@@ -1,6 +1,7 @@
 // The thread view of one conversation: every round with its request, its answer's input
 // requests whole (for the cards), the tokens read with that server's key, how it was
 // linked, the gap since the round it continues, and a diff against that round.
+import { branchesOf } from '../thread/branches.js';
 import type { Analysis } from '../analysis.js';
 import { diffRounds } from '../diff/round-diff.js';
 import { asObject, own } from '../decode/meta.js';
@@ -153,6 +154,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
         : null,
       findings: findings.filter((f) => f.exchange === r.exchange).length,
       ...(r.task !== undefined ? { task: { step: r.task.step, status: r.task.status, polls: 1 + (r.task.polls?.length ?? 0) } } : {}),
+      ...(r.origin !== undefined ? { origin: r.origin } : {}),
     });
   }
   const card = taskCardView(c, index);
@@ -160,6 +162,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
     id: c.id, method: c.method, name: c.name, era: c.era, status: c.status, client: c.client,
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
     rounds,
+    branches: branchesOf(c.rounds),
     findings: findings.map(findingView),
     ...(card !== null ? { task: card } : {}),
   };

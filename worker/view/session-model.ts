@@ -23,6 +23,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
+import { branchCount } from '../thread/branches.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import type { ConversationList, ConversationSummary, FilterState, FindingCounts, ListUpdate } from './types.js';
 
@@ -93,7 +94,29 @@ function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
     ambiguous: amb !== undefined,
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
+    ...consoleFields(c),
+    ...tamperCounts(c, index.findingsByConversation.get(c.id)),
   };
+}
+
+/** The findings about its tamper tests' exchanges (a tamper test may join the call it tampers with), when there are any. */
+function tamperCounts(c: Conversation, findings: readonly Finding[] | undefined): Pick<ConversationSummary, 'expected'> {
+  if (findings === undefined || findings.length === 0 || !c.rounds.some((r) => r.origin === 'tamper')) return {};
+  const tampered = new Set<number>();
+  for (const r of c.rounds) if (r.origin === 'tamper') tampered.add(r.exchange);
+  const n = counts(findings.filter((f) => tampered.has(f.exchange)));
+  return n.error + n.warning + n.info > 0 ? { expected: n } : {};
+}
+
+/** The row's Console label, run and branch count, each only when there is one. */
+function consoleFields(c: Conversation): Pick<ConversationSummary, 'origin' | 'run' | 'branches'> {
+  const out: Pick<ConversationSummary, 'origin' | 'run' | 'branches'> = {};
+  const origin = c.rounds[0]?.origin;
+  if (origin !== undefined) out.origin = origin;
+  if (c.run !== undefined) out.run = c.run;
+  const branches = c.rounds.length > 1 ? branchCount(c.rounds) : 1;
+  if (branches > 1) out.branches = branches;
+  return out;
 }
 
 export class SessionModel {
@@ -418,9 +441,13 @@ export function listOf(b: Built, filterText: string, textOf?: TextOf): Conversat
   let exchanges = 0;
   let errors = 0;
   let warnings = 0;
+  let expected = 0;
   for (const row of items) {
-    errors += row.findings.error;
-    warnings += row.findings.warning;
+    // A tamper test is meant to be refused: what it draws is its result, not the server's fault.
+    const t = row.expected;
+    errors += row.findings.error - (t?.error ?? 0);
+    warnings += row.findings.warning - (t?.warning ?? 0);
+    if (t) expected += t.error + t.warning;
   }
   if (filtered) {
     const seen = new Set<number>();
@@ -436,7 +463,7 @@ export function listOf(b: Built, filterText: string, textOf?: TextOf): Conversat
   return {
     items,
     filter,
-    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered },
+    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered, expected },
   };
 }
 

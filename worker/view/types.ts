@@ -5,8 +5,10 @@ import type { ClauseText } from '../lint/clause-text.js';
 import type { RoundDiff } from '../diff/round-diff.js';
 import type { StorageErrorInfo } from '../storage/index.js';
 import type {
-  ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, RoundLink, RoundOutcome, Severity, TaskStep, TokenReading,
+  ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, OriginKind, RoundLink, RoundOutcome, Severity, TaskStep, TokenReading,
 } from '../protocol.js';
+
+export type { OriginKind } from '../protocol.js';
 
 export interface FindingCounts {
   error: number;
@@ -43,6 +45,14 @@ export interface ConversationSummary {
   ambiguity?: Ambiguity;
   /** HTTP status of the last exchange, when it has one. */
   httpStatus: number | null;
+  /** The Console action that sent its first round, when the Console did (the row's label). */
+  origin?: OriginKind;
+  /** The Console run it belongs to (a connect, a tamper run, a replay): rows of one run are one group. */
+  run?: string;
+  /** How many branches its rounds form, when more than one (forks, edits, re-used tokens). */
+  branches?: number;
+  /** Of `findings`, those about its tamper tests' exchanges (expected results), when any. */
+  expected?: FindingCounts;
 }
 
 /** What the status bar counts (over the shown view). */
@@ -53,6 +63,11 @@ export interface ListStats {
   warnings: number;
   /** The whole session, before filtering. */
   totalConversations: number;
+  /**
+   * Errors and warnings about tamper tests (Console origin `tamper`): a tampered request is
+   * meant to be refused, so these are expected results, counted here and not in errors/warnings.
+   */
+  expected: number;
   filtered: boolean;
 }
 
@@ -140,6 +155,22 @@ export interface RoundView {
   findings: number;
   /** Its part in a task: the step, the status its answer reported, how many polls it stands for. */
   task?: { step: TaskStep; status: string | null; polls: number };
+  /** The Console action that sent it, when the Console did. */
+  origin?: OriginKind;
+}
+
+/**
+ * One branch of a conversation's rounds: the path from its first round to a leaf (a round
+ * no other round continues). `from` is the round it leaves the branch before it at (null
+ * for the first branch); `depth` is how many branches it is nested in, for drawing.
+ */
+export interface BranchView {
+  leaf: number;
+  path: number[];
+  from: number | null;
+  depth: number;
+  /** The origin of the branch's first round of its own (fork, edit, re-send), when the Console made it. */
+  origin?: OriginKind;
 }
 
 /** One stretch of a task's status timeline: a status and the polls that reported it in a row. */
@@ -198,6 +229,8 @@ export interface ConversationView {
   client: string | null;
   replayOf?: string;
   rounds: RoundView[];
+  /** The rounds' branches (one for a straight chain), for drawing the branch tree. */
+  branches: BranchView[];
   findings: FindingView[];
   /** The task card, for a conversation that holds a task. */
   task?: TaskCardView;

@@ -1,0 +1,88 @@
+// Console forks, edits and re-sends of a captured round join that round's conversation as
+// branches (threading follows derivedFrom), deterministically, live as in batch.
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../worker/analysis.js';
+import { AnalysisEngine } from '../../../worker/engine/analysis-engine.js';
+import type { ExchangeRecord, OriginKind } from '../../../worker/protocol.js';
+import { ask, capture, reply } from '../../support/capture-builder.js';
+
+const confirm = (id: string) => ({ [id]: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) });
+const args = { name: 'confirm_action', arguments: { n: 1 } };
+
+/** A finished two-round call, then a Console `kind` made from its retry (exchange 1), re-presenting token T0. */
+function forked(kind: OriginKind, derivedFrom = 'x1'): ExchangeRecord[] {
+  const cap = capture();
+  const first = cap.call('tools/call', args).inputRequired(confirm('ok'), 'T0');
+  cap.retry(first, { ok: reply.accept({ ok: true }) }).complete();
+  cap.retry(first, { ok: reply.accept({ ok: false }) }).inputRequired(confirm('again'), 'T1');
+  const records = cap.build();
+  records.forEach((r, i) => (r.id = `x${i}`));
+  records[2].source = 'console';
+  records[2].derivedFrom = derivedFrom;
+  records[2].origin = { kind };
+  return records;
+}
+
+describe('derivedFrom branches', () => {
+  it('joins a fork of a finished chain to its conversation as a sibling of the round it forks, not a replay', async () => {
+    const a = await analyze(forked('fork'));
+    expect(a.conversations).toHaveLength(1);
+    const c = a.conversations[0];
+    expect(c.replayOf).toBeUndefined();
+    expect(c.rounds.map((r) => [r.exchange, r.parent, r.link])).toEqual([[0, null, null], [1, 0, 'state'], [2, 0, 'derived']]);
+    expect(c.rounds[2].origin).toBe('fork');
+    expect(c.rounds[2].linkReason).toContain('a fork of round 2');
+  });
+
+  it('joins edits and re-sends the same way', async () => {
+    for (const kind of ['edit', 'resend'] as const) {
+      const a = await analyze(forked(kind));
+      expect(a.conversations.map((c) => c.rounds.map((r) => r.link))).toEqual([[null, 'state', 'derived']]);
+    }
+  });
+
+  it('leaves a derived exchange whose source is not in the capture, and a tamper test, a conversation of their own', async () => {
+    const missing = await analyze(forked('fork', 'gone'));
+    expect(missing.conversations).toHaveLength(2);
+    expect(missing.conversations[1].replayOf).toBe(missing.conversations[0].id);
+    const tamper = await analyze(forked('tamper'));
+    expect(tamper.conversations).toHaveLength(2);
+  });
+
+  it('continues the branch: a retry echoing the fork\'s token joins the same conversation under the fork', async () => {
+    const records = forked('fork');
+    const cap = capture({ start: records[2].startedAt + 500 });
+    cap.call('tools/call', { ...args, requestState: 'T1', inputResponses: { again: reply.accept({ ok: true }) } }).complete();
+    const after = cap.build()[0];
+    after.seq = 3;
+    after.id = 'x3';
+    const a = await analyze([...records, after]);
+    expect(a.conversations).toHaveLength(1);
+    expect(a.conversations[0].rounds.map((r) => r.parent)).toEqual([null, 0, 0, 2]);
+  });
+
+  it('threads the same way live, whatever batches the records arrive in', async () => {
+    const records = forked('fork');
+    const batch = await analyze(structuredClone(records), { final: false });
+    for (const split of [[3], [1, 3], [2, 3], [1, 2, 3]]) {
+      const engine = new AnalysisEngine({ final: false });
+      let from = 0;
+      let last;
+      for (const to of split) {
+        engine.put(structuredClone(records.slice(from, to)));
+        last = await engine.step();
+        from = to;
+      }
+      expect(last!.conversations).toEqual(batch.conversations);
+      expect(last!.findings).toEqual(batch.findings);
+    }
+  });
+
+  it('gives a fork that re-presents an already presented token state/replayed, as an edited re-send gets', async () => {
+    for (const kind of ['fork', 'edit'] as const) {
+      const a = await analyze(forked(kind));
+      const replayed = a.findings.filter((f) => f.rule === 'state/replayed');
+      expect(replayed.map((f) => f.exchange)).toEqual([2]);
+    }
+  });
+});
