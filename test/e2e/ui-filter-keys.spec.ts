@@ -89,7 +89,7 @@ test('keyboard only: / filters, j/k and arrows move, Enter opens, Esc closes, ? 
 
 test('r replays the selected round and e opens it for editing, both through the tap', async ({ inspector, page }) => {
   await page.getByTestId('call-demo').click();
-  await expect(inspector.conversationRow('busy')).toHaveCount(1);
+  await expect(inspector.conversationRow('slow_report')).toHaveCount(1);
   await page.locator('body').click({ position: { x: 5, y: 400 } });
   await page.keyboard.press('j');
   // r and e act on the selected round, known once its thread has loaded; pressed before,
@@ -97,16 +97,16 @@ test('r replays the selected round and e opens it for editing, both through the 
   // after j, the thread not yet drawn, and no re-send request on the network at all.
   await expect(page.locator('[data-testid="round"][data-round="0"]')).toBeVisible();
   await page.keyboard.press('r');
-  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' })).toHaveCount(2);
+  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'slow_report' })).toHaveCount(2);
   await expect(page.getByTestId('resend-result')).toContainText('HTTP 200');
   await page.keyboard.press('e');
-  await expect(page.getByTestId('draft-body')).toHaveValue(/"busy"/);
+  await expect(page.getByTestId('draft-body')).toHaveValue(/"slow_report"/);
   await page.getByTestId('draft-send').click();
-  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' })).toHaveCount(3);
+  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'slow_report' })).toHaveCount(3);
   // Issue 5: each re-send is stored once, by the tap, linked to the call it re-sends.
-  const isBusy = (r: { request: { body?: string } }) => /"busy"/.test(r.request.body ?? '');
-  await expect.poll(async () => (await inspector.storedExchanges()).filter(isBusy).length).toBe(3);
-  const busy = (await inspector.storedExchanges()).filter(isBusy);
-  const original = busy.find((r) => r.source === 'sw')!;
-  expect(busy.filter((r) => r.source === 'console').map((r) => [r.derivedFrom, r.session])).toEqual([[original.id, original.session], [original.id, original.session]]);
+  const isCall = (r: { request: { body?: string } }) => /"slow_report"/.test(r.request.body ?? '');
+  await expect.poll(async () => (await inspector.storedExchanges()).filter(isCall).length).toBe(3);
+  const calls = (await inspector.storedExchanges()).filter(isCall);
+  const original = calls.find((r) => r.source === 'sw')!;
+  expect(calls.filter((r) => r.source === 'console').map((r) => [r.derivedFrom, r.session])).toEqual([[original.id, original.session], [original.id, original.session]]);
 });
