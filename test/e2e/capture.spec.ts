@@ -43,9 +43,9 @@ test('a call from the page is captured by the service worker, threaded by the an
 test('the Console demo call to /demo/mcp is captured and threaded', async ({ inspector, page }) => {
   await page.getByTestId('call-demo').click();
   const rec = await inspector.waitForStored((r) => new URL(r.request.url).pathname === '/demo/mcp' && r.state === 'complete', 'the demo call');
-  expect(rec.request.headers).toContainEqual({ name: 'mcp-name', value: 'busy' });
+  expect(rec.request.headers).toContainEqual({ name: 'mcp-name', value: 'slow_report' });
   expect(rec.response?.status).toBeGreaterThan(0);
-  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' })).toHaveCount(1);
+  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'slow_report' })).toHaveCount(1);
 });
 
 test('an event stream reaches the page event by event: the first event is in the page and in IndexedDB before the second is sent', async ({ inspector, mcpServer, page }) => {

@@ -113,14 +113,14 @@ test("edits a retry's inputResponses before sending, and the server answers the 
 
 test('e opens a captured request in the editor with a diff; sending records an exchange derived from it', async ({ inspector, page }) => {
   await page.getByTestId('call-demo').click();
-  await expect(inspector.conversationRow('busy')).toHaveCount(1);
-  await inspector.conversationRow('busy').click();
-  const original = await inspector.waitForStored((r) => r.source === 'sw' && (r.request.body ?? '').includes('"busy"'), 'the demo call');
+  await expect(inspector.conversationRow('slow_report')).toHaveCount(1);
+  await inspector.conversationRow('slow_report').click();
+  const original = await inspector.waitForStored((r) => r.source === 'sw' && (r.request.body ?? '').includes('"slow_report"'), 'the demo call');
   await page.getByTestId('round').first().getByRole('button').first().click();
   await page.locator('body').click({ position: { x: 5, y: 400 } });
   await page.keyboard.press('e');
   const body = page.getByTestId('draft-body');
-  await expect(body).toHaveValue(/"busy"/);
+  await expect(body).toHaveValue(/"slow_report"/);
   await body.fill((await body.inputValue()).replace(/"id": \d+/, '"id": 777'));
   await expect(page.getByTestId('draft-diff').locator('[data-kind="added"]')).toContainText('777');
   await page.getByTestId('draft-send').click();

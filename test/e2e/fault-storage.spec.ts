@@ -6,10 +6,14 @@ import { readJsonl } from '../../worker/capture/jsonl.ts';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
 import { analysisWorker, downloadText, expect, StorageQuota, test } from './fixtures.ts';
 
-const isDemoCall = (r: ExchangeRecord) => new URL(r.request.url).pathname === '/demo/mcp';
+// The demo's tools/call (not the tools/list that choosing the tool sent, stored before storage filled).
+const isDemoCall = (r: ExchangeRecord) => new URL(r.request.url).pathname === '/demo/mcp' && (r.request.body ?? '').includes('"tools/call"');
 
 test('with storage full, a tapped call is held in memory, listed, exported and kept across a worker restart, and Retry saving writes it once space is freed', async ({ inspector, page, relay }) => {
   test.setTimeout(240_000); // `fill` may wait up to 30 s for Chromium to enforce the quota
+  // `busy` answers its first request with one JSON round. Choosing it lists the demo's tools
+  // (one tools/list, stored before storage fills).
+  await inspector.chooseDemoTool('busy');
   // The relay's backlog (other tests' external calls) is drained, stored and acknowledged
   // before storage fills, so the only exchange held below is this test's call.
   await expect.poll(async () => (await relay.captureRecords()).length, { message: `the relay backlog in ${relay.jsonl}, drained` }).toBe(0);

@@ -23,7 +23,7 @@ test('an analysis worker that closes itself is noticed, restarted and rebuilt fr
   expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-id')))).toEqual(before);
 
   await page.getByTestId('call-demo').click();
-  await expect(rows.filter({ hasText: 'busy' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'slow_report' })).toHaveCount(2);
 });
 
 test('an uncaught error in the analysis worker restarts it; the key entered this visit is applied again and still not stored', async ({ inspector, page }) => {

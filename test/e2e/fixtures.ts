@@ -59,6 +59,17 @@ export class InspectorPage {
     return (await this.storedExchanges()).filter((r) => r.session === session).sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * Chooses the demo tool the toolbar's "Call" sends. The menu lists the demo's tools with
+   * one tools/list the first time it opens; this returns once that exchange is stored.
+   */
+  async chooseDemoTool(name: string): Promise<void> {
+    await this.page.getByTestId('demo-tool-menu').click();
+    await this.page.locator(`[data-testid="demo-tool"][data-name="${name}"]`).click();
+    await expect(this.page.getByTestId('call-demo')).toHaveAttribute('data-tool', name);
+    await this.waitForStored((r) => (r.request.body ?? '').includes('"tools/list"') && r.state === 'complete', 'the demo tools/list');
+  }
+
   /** Adds a watched endpoint through the UI; resolves once the service worker re-read it. */
   async watch(url: string): Promise<void> {
     await this.page.getByTestId('target-url').fill(url);

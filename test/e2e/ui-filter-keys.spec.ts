@@ -89,7 +89,7 @@ test('keyboard only: / filters, j/k and arrows move, Enter opens, Esc closes, ? 
 
 test('r replays the selected round and e opens it for editing, both through the tap', async ({ inspector, page }) => {
   await page.getByTestId('call-demo').click();
-  await expect(inspector.conversationRow('busy')).toHaveCount(1);
+  await expect(inspector.conversationRow('slow_report')).toHaveCount(1);
   await page.locator('body').click({ position: { x: 5, y: 400 } });
   await page.keyboard.press('j');
   // r and e act on the selected round, known once its thread has loaded; pressed before,
@@ -98,19 +98,19 @@ test('r replays the selected round and e opens it for editing, both through the 
   await expect(page.locator('[data-testid="round"][data-round="0"]')).toBeVisible();
   await page.keyboard.press('r');
   // A re-send of a round is a branch of its call, not a call of its own: one row, two rounds.
-  const busyRow = page.locator('[data-testid="conversation"]').filter({ hasText: 'busy' });
-  await expect(busyRow).toHaveAttribute('data-rounds', '2');
-  await expect(busyRow).toHaveCount(1);
+  const callRow = page.locator('[data-testid="conversation"]').filter({ hasText: 'slow_report' });
+  await expect(callRow).toHaveAttribute('data-rounds', '2');
+  await expect(callRow).toHaveCount(1);
   await expect(page.getByTestId('resend-result')).toContainText('HTTP 200');
   await page.keyboard.press('e');
-  await expect(page.getByTestId('draft-body')).toHaveValue(/"busy"/);
+  await expect(page.getByTestId('draft-body')).toHaveValue(/"slow_report"/);
   await page.getByTestId('draft-send').click();
-  await expect(busyRow).toHaveAttribute('data-rounds', '3');
-  await expect(busyRow).toHaveCount(1);
+  await expect(callRow).toHaveAttribute('data-rounds', '3');
+  await expect(callRow).toHaveCount(1);
   // Issue 5: each re-send is stored once, by the tap, linked to the call it re-sends.
-  const isBusy = (r: { request: { body?: string } }) => /"busy"/.test(r.request.body ?? '');
-  await expect.poll(async () => (await inspector.storedExchanges()).filter(isBusy).length).toBe(3);
-  const busy = (await inspector.storedExchanges()).filter(isBusy);
-  const original = busy.find((r) => r.source === 'sw')!;
-  expect(busy.filter((r) => r.source === 'console').map((r) => [r.derivedFrom, r.session])).toEqual([[original.id, original.session], [original.id, original.session]]);
+  const isCall = (r: { request: { body?: string } }) => /"slow_report"/.test(r.request.body ?? '');
+  await expect.poll(async () => (await inspector.storedExchanges()).filter(isCall).length).toBe(3);
+  const calls = (await inspector.storedExchanges()).filter(isCall);
+  const original = calls.find((r) => r.source === 'sw')!;
+  expect(calls.filter((r) => r.source === 'console').map((r) => [r.derivedFrom, r.session])).toEqual([[original.id, original.session], [original.id, original.session]]);
 });

@@ -42,3 +42,27 @@ test('pausing recording stops the tap, clear empties the view, and preserve log 
   await page.getByTestId('session-picker').selectOption(old);
   await expect(rows).toHaveCount(1);
 });
+
+test('"Call" sends the demo tool chosen from the demo\'s tools/list, kept across a reload; the default one completes', async ({ inspector, page }) => {
+  // The default finishes on its first request: its row completes.
+  await page.getByTestId('call-demo').click();
+  await expect(inspector.conversationRow('slow_report')).toHaveAttribute('data-status', 'complete');
+
+  // The menu lists what the demo's tools/list names; a choice is what the next call sends.
+  await page.getByTestId('demo-tool-menu').click();
+  await expect(page.getByTestId('demo-tool')).toContainText(['confirm_action', 'setup_wizard', 'busy', 'slow_report']);
+  await expect(page.locator('[data-testid="demo-tool"][aria-checked="true"]')).toHaveAttribute('data-name', 'slow_report');
+  await page.locator('[data-testid="demo-tool"][data-name="setup_wizard"]').click();
+  await page.getByTestId('call-demo').click();
+  const wizard = inspector.conversationRow('setup_wizard');
+  await expect(wizard).toHaveCount(1);
+  const sent = await inspector.waitForStored((r) => r.request.headers.some((h) => h.name === 'mcp-name' && h.value === 'setup_wizard'), 'the chosen call');
+  expect(JSON.parse(sent.request.body ?? '{}')).toMatchObject({ method: 'tools/call', params: { name: 'setup_wizard' } });
+
+  // Remembered: after a reload the button still calls it.
+  await page.reload();
+  await inspector.waitUntilCapturing();
+  await expect(page.getByTestId('call-demo')).toHaveAttribute('data-tool', 'setup_wizard');
+  await page.getByTestId('call-demo').click();
+  await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'setup_wizard' })).toHaveCount(2);
+});

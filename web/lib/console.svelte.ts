@@ -149,6 +149,10 @@ export class ConsoleState {
   setAuto(on: boolean): Promise<void> {
     return this.#run(null, async (api) => { this.#step = await api.consoleAuto(on); });
   }
+  /** Forgets the answers auto mode remembered (this visit's, and those kept across reloads). */
+  forgetAnswers(): Promise<void> {
+    return this.#run(null, async (api) => { this.#step = await api.consoleForgetAnswers(); });
+  }
 
   /** Opens the fork editor on retry `round`: its questions, pre-filled with what it sent. */
   openFork(round: number): Promise<void> {

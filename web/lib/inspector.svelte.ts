@@ -19,7 +19,8 @@ import { CaptureStore, StorageError, type TargetRecord } from '../../worker/stor
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
 import { AnalysisClient, AnalysisWorkerDied, type Analysis } from './analysis-client.js';
-import { callTool, DEMO_ENDPOINT, DEMO_TOOL } from './demo-call.js';
+import { callTool, DEMO_ENDPOINT, TARGET_TOOL } from './demo-call.js';
+import { DemoTools } from './demo-tools.svelte.js';
 import { Devtools } from './devtools.svelte.js';
 import { HeldExchanges } from './held-exchanges.svelte.js';
 import { Notices, type Notice, type NoticeKind } from './notices.svelte.js';
@@ -65,6 +66,8 @@ export class Inspector {
 
   readonly view = new Devtools(() => this.#analysis.api, () => this.#viewing);
   readonly transfer = new Transfer(this);
+  /** The demo tool the toolbar calls, and the menu to choose it. */
+  readonly demoTools = new DemoTools();
   readonly held = new HeldExchanges({
     store: this.#store,
     api: () => this.#analysis.api,
@@ -209,8 +212,8 @@ export class Inspector {
     });
   }
 
-  /** POSTs a `tools/call` to the embedded demo server, or to a watched target. */
-  async call(target?: TargetRecord, tool: string = DEMO_TOOL): Promise<void> {
+  /** POSTs a `tools/call` to the embedded demo server (the tool chosen in the toolbar), or to a watched target. */
+  async call(target?: TargetRecord, tool: string = target ? TARGET_TOOL : this.demoTools.chosen): Promise<void> {
     const url = !target ? DEMO_ENDPOINT : target.viaRelay ? `${RELAY_FORWARD}${encodeURIComponent(target.id)}` : target.url;
     this.#lastCall = `${tool} → …`;
     this.#lastCall = (await callTool(url, tool)).summary;

@@ -1,9 +1,10 @@
 // Answers to embedded input requests: their kinds, editable drafts for sampling and roots
 // (§5.2, §5.3), auto mode's matcher, which answers from saved answers by key and then
-// by kind and position, and hands back only what it cannot answer, and its memory across
-// calls (AnswerMemory).
+// by kind and position, and hands back only what it cannot answer. Its memory across calls
+// is answer-memory.ts.
 import { asObject, own } from '../decode/meta.js';
-import type { InputKind, InputRequest, RoundReading, SavedAnswer } from './types.js';
+import { secretFields } from './secret-fields.js';
+import type { InputKind, InputRequest, SavedAnswer } from './types.js';
 
 /** What kind of input a request asks for (a missing elicitation mode means form, elic:90-102). */
 export function inputKind(req: InputRequest | undefined): InputKind {
@@ -143,66 +144,11 @@ export function saveAnswers(inputRequests: Record<string, InputRequest> | undefi
   const out: SavedAnswer[] = [];
   for (const [key, response] of Object.entries(inputResponses)) {
     const r = asObject(response);
-    if (r) out.push({ key, kind: inputKind(inputRequests?.[key]), response: r });
+    if (!r) continue;
+    const withheld = secretFields(inputRequests?.[key]);
+    out.push({ key, kind: inputKind(inputRequests?.[key]), response: r, ...(withheld.length ? { withheld } : {}) });
   }
   return out;
-}
-
-/** A round as auto mode's memory reads it: the request it sent, and which round it answers. */
-export interface AnsweredRound {
-  request: { body: string };
-  /** Position of the round this one answers (a retry), null for a first request. */
-  parent: number | null;
-  reading: RoundReading;
-}
-
-/** The answers a call's retries sent, oldest first, each with the kind of the question it answered. */
-export function answersSent(rounds: readonly AnsweredRound[]): SavedAnswer[] {
-  const out: SavedAnswer[] = [];
-  for (const r of rounds) {
-    if (r.parent === null) continue;
-    const asked = rounds[r.parent]?.reading;
-    out.push(...saveAnswers(asked?.kind === 'input_required' ? asked.inputRequests : undefined, responsesOf(r.request.body)));
-  }
-  return out;
-}
-
-/** The key a call is remembered under: server URL, method, and tool/prompt name or resource uri. */
-export function callTargetKey(url: string, method: string, params: Record<string, unknown>): string {
-  const name = own(params, 'name') ?? own(params, 'uri');
-  return `${url}\u0000${method}\u0000${typeof name === 'string' ? name : ''}`;
-}
-
-/**
- * Auto mode's memory across calls: the answers given to each call target, so a second run
- * of the same call runs through on them. Kept per target because keys are a tool's own:
- * another tool's "confirm" may ask something else. The newest answer wins; each target
- * keeps its latest `cap` answers.
- */
-export class AnswerMemory {
-  readonly #byTarget = new Map<string, SavedAnswer[]>();
-  constructor(private readonly cap = 200) {}
-
-  /** Keeps what a call sent (finished or left paused), after what earlier calls sent. */
-  remember(target: string, rounds: readonly AnsweredRound[]): void {
-    const sent = answersSent(rounds);
-    if (sent.length === 0) return;
-    this.#byTarget.set(target, [...(this.#byTarget.get(target) ?? []), ...sent].slice(-this.cap));
-  }
-
-  /** Saved answers for the keys asked now, newest first: the running call's, then earlier calls'. */
-  recall(target: string, inputRequests: Record<string, InputRequest>, current: readonly AnsweredRound[] = []): SavedAnswer[] {
-    const all = [...(this.#byTarget.get(target) ?? []), ...answersSent(current)];
-    return all.filter((a) => Object.prototype.hasOwnProperty.call(inputRequests, a.key)).reverse();
-  }
-}
-
-function responsesOf(body: string): Record<string, unknown> {
-  try {
-    return asObject(own(asObject(own(asObject(JSON.parse(body)), 'params')), 'inputResponses')) ?? {};
-  } catch {
-    return {};
-  }
 }
 
 /** A plausible answer to any input request, for tests that need one: accept a form with its

@@ -86,4 +86,6 @@ export interface SavedAnswer {
   /** The input request's method (and for elicitation, its mode) the answer was given to. */
   kind: InputKind;
   response: Record<string, unknown>;
+  /** Form fields that look secret (secret-fields.ts): never stored, so absent from an answer read back. */
+  withheld?: string[];
 }

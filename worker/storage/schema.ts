@@ -40,6 +40,12 @@ export interface SettingsMap {
    * Hazard: secrets at rest; only ever written when the user ticks "remember".
    */
   tokenKeys: { server: string; text: string }[];
+  /**
+   * The Console's auto mode answers, per call target (server, method, tool) and key.
+   * Hazard: never a secret; fields that look secret are taken out before they get here
+   * (console/secret-fields.ts) and asked again after a reload.
+   */
+  consoleAnswers: { target: string; key: string; kind: string; response: Record<string, unknown>; withheld?: string[] }[];
 }
 export type SettingKey = keyof SettingsMap;
 

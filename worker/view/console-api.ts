@@ -110,7 +110,10 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
     return last;
   }
 
-  const step = new ConsoleStep(keep);
+  const step = new ConsoleStep(keep, {
+    load: () => store.getSetting('consoleAnswers'),
+    save: (entries) => store.setSetting('consoleAnswers', entries),
+  });
   const tamper = new ConsoleTamper(keep);
   const task = new ConsoleTask(keep);
   let consoleIds = 0;
@@ -143,6 +146,8 @@ export function createConsoleApi({ store, builtOf, guard, safeName, apply }: Con
     consoleFork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> { return step.fork(round, answers); },
     consoleForkQuestions(round: number) { return step.forkQuestions(round); },
     consoleAuto(on: boolean): Promise<StepView> { return step.setAuto(on); },
+    /** Forgets auto mode's remembered answers (in memory and in storage). */
+    consoleForgetAnswers(): Promise<StepView> { return step.forgetAnswers(); },
     /** Calls a tool as a task (tasks extension declared); then poll, answer, submit, cancel, key tests. */
     consoleTaskStart(spec: CallSpec): Promise<TaskView> { return task.start(spec, send, ++consoleIds * 1000); },
     /** One tasks/get (no sooner than pollIntervalMs after the last), or polls until the task asks or ends. */

@@ -8,7 +8,7 @@ import {
   buildRequest, capabilitiesFrom, createStepper, diffDraft, elicitResult, formFromSchema, initialValues, inputKind, rootsDraft, samplingDraft, summarize, validateForm, validateRoots,
   type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
 } from '../console/index.js';
-import { AnswerMemory, callTargetKey } from '../console/answers.js';
+import { AnswerMemory, callTargetKey, type StoredAnswer } from '../console/answer-memory.js';
 import type { CallSpec, QuestionView, StepView } from './console-types.js';
 
 /** One question of an input request, with what the page needs to render its editor. */
@@ -54,6 +54,12 @@ export function refuseAnswers(asked: Record<string, InputRequest> | null | undef
   return problems.length > 0 ? `${problems.join('. ')}. Fix the list and use it again.` : null;
 }
 
+/** Where auto mode's answers are kept across reloads (IndexedDB settings, through the one storage module). */
+export interface AnswerStore {
+  load(): Promise<unknown>;
+  save(entries: StoredAnswer[]): Promise<void>;
+}
+
 export class ConsoleStep {
   #stepper: Stepper | null = null;
   #url = '';
@@ -65,13 +71,26 @@ export class ConsoleStep {
   readonly #memory = new AnswerMemory();
   #target = '';
 
-  constructor(persist: (records: ExchangeRecord[]) => Promise<string | null>) {
+  readonly #answers: AnswerStore | null;
+  /** Stored answers read back; every call and auto switch waits for it. */
+  readonly #loaded: Promise<void>;
+  /** What was last written to the answer store, to write only on change. */
+  #written = '';
+  /** Rounds of the running call before this index were sent before a "forget". */
+  #forgotFrom = 0;
+
+  constructor(persist: (records: ExchangeRecord[]) => Promise<string | null>, answers?: AnswerStore) {
     this.#persist = persist;
+    this.#answers = answers ?? null;
+    // A store that cannot be read leaves auto mode with this visit's answers only.
+    this.#loaded = Promise.resolve().then(() => this.#answers?.load()).then((e) => this.#memory.load(e), () => undefined);
   }
 
   /** Starts a call; pauses at the first input_required (or runs on, in auto mode). */
   async start(spec: CallSpec, send: Transport, id: number): Promise<StepView> {
-    if (this.#stepper) this.#memory.remember(this.#target, this.#stepper.state.rounds);
+    await this.#loaded;
+    if (this.#stepper) this.#memory.remember(this.#target, this.#rounds());
+    this.#forgotFrom = 0;
     this.#target = callTargetKey(spec.url, spec.method, spec.params);
     this.#url = spec.url;
     // The stepper links each send itself (record id, origin and, for a fork, the round it
@@ -109,7 +128,8 @@ export class ConsoleStep {
   }
 
   /** Auto mode: answers with the answers given so far in this session, stopping on new questions. */
-  setAuto(on: boolean): Promise<StepView> {
+  async setAuto(on: boolean): Promise<StepView> {
+    await this.#loaded;
     this.#auto = on;
     this.#stepper?.setAuto(on ? this.#saved() : false);
     return this.#after(this.#stepper?.state ?? null);
@@ -131,14 +151,55 @@ export class ConsoleStep {
   get url(): string { return this.#url; }
 
   view(): StepView {
-    return toView(this.#stepper?.state ?? null, this.#url, this.#auto, this.#session, this.#stepper);
+    const v = toView(this.#stepper?.state ?? null, this.#url, this.#auto, this.#session, this.#stepper);
+    if (this.#auto) v.questions = v.questions.map((q) => this.#prefill(q));
+    return v;
+  }
+
+  /** Forgets auto mode's answers, here and in storage. */
+  async forgetAnswers(): Promise<StepView> {
+    await this.#loaded;
+    this.#memory.clear();
+    // The running call's answers so far go too.
+    this.#forgotFrom = this.#stepper?.state.rounds.length ?? 0;
+    await this.#save();
+    return this.view();
+  }
+
+  // A question whose remembered answer came back from storage without its secret fields:
+  // the kept values filled in, and the fields to type again named (they were not stored).
+  #prefill(q: QuestionView): QuestionView {
+    if (q.kind !== 'elicitation-form' || q.answer) return q;
+    const p = this.#memory.partial(this.#target, q.key);
+    if (!p) return q;
+    const given = asObject(own(p.response, 'content')) as Record<string, FieldValue> | undefined;
+    return { ...q, values: { ...q.values, ...given }, notRemembered: p.missing };
+  }
+
+  // Writes what auto mode would remember (secret fields out) when it changed.
+  async #save(): Promise<void> {
+    if (!this.#answers) return;
+    const entries = this.#memory.stored(this.#stepper ? { target: this.#target, rounds: this.#rounds() } : undefined);
+    const text = JSON.stringify(entries);
+    if (text === this.#written) return;
+    this.#written = text;
+    try {
+      await this.#answers.save(entries);
+    } catch {
+      // Storage full or blocked: answers are remembered for this visit only.
+    }
   }
 
   // Auto mode's saved answers: those this call and earlier calls of the same target sent,
   // newest first, for the keys asked now only (a kind-and-position fallback would answer
   // "confirm" with the "name" form's answer: both are forms).
   #saved(): (ctx: { depth: number; inputRequests: Record<string, InputRequest> }) => SavedAnswer[] {
-    return ({ inputRequests }) => this.#memory.recall(this.#target, inputRequests, this.#stepper?.state.rounds ?? []);
+    return ({ inputRequests }) => this.#memory.recall(this.#target, inputRequests, this.#rounds());
+  }
+
+  // The running call's rounds as memory reads them: retries sent before a "forget" count as none.
+  #rounds(): StepperState['rounds'] {
+    return (this.#stepper?.state.rounds ?? []).map((r, i) => (i < this.#forgotFrom ? { ...r, parent: null } : r));
   }
 
   #need(): Stepper {
@@ -152,6 +213,7 @@ export class ConsoleStep {
       for (const r of fresh) this.#persisted.add(r.id);
       this.#session = (await this.#persist(fresh)) ?? this.#session;
     }
+    await this.#save();
     return this.view();
   }
 }

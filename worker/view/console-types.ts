@@ -63,6 +63,8 @@ export interface QuestionView {
   draft?: string;
   /** The answer given so far (this round), when there is one. */
   answer?: Record<string, unknown>;
+  /** Auto mode remembered an answer but not these fields: they look secret, so they were not stored. */
+  notRemembered?: string[];
 }
 
 /** One round of the step-through, as the page lists it. */

@@ -1,0 +1,52 @@
+// Which demo tool the toolbar's "Call" sends: the user's last choice (kept in localStorage,
+// like the layout: view state, not capture data), else DEMO_TOOL. The menu's names come
+// from the demo's own tools/list, asked once, the first time the menu opens.
+import { DEMO_ENDPOINT, DEMO_TOOL, listTools } from './demo-call.js';
+
+const KEY = 'mrtr-inspector.demo-tool.v1';
+
+function stored(): string | null {
+  try {
+    return localStorage.getItem(KEY);
+  } catch {
+    return null;
+  }
+}
+
+export class DemoTools {
+  #chosen = $state(stored() ?? DEMO_TOOL);
+  #names = $state.raw<string[] | null>(null);
+  #error = $state<string | null>(null);
+  #loading: Promise<void> | null = null;
+
+  /** The tool "Call" sends. */
+  get chosen(): string { return this.#chosen; }
+  /** The demo's tools, once listed; null before. */
+  get names(): readonly string[] | null { return this.#names; }
+  /** Why the list could not be read (the menu says it, and still offers the chosen tool). */
+  get error(): string | null { return this.#error; }
+
+  /** Lists the demo's tools, once (a failed attempt may be tried again). */
+  load(): Promise<void> {
+    this.#loading ??= listTools(DEMO_ENDPOINT).then((r) => {
+      if ('names' in r) {
+        this.#names = r.names;
+        this.#error = null;
+      } else {
+        this.#error = r.error;
+        this.#loading = null;
+      }
+    });
+    return this.#loading;
+  }
+
+  /** Makes `name` the tool "Call" sends, now and on later visits. */
+  choose(name: string): void {
+    this.#chosen = name;
+    try {
+      localStorage.setItem(KEY, name);
+    } catch {
+      // Storage blocked: the choice lasts for this visit.
+    }
+  }
+}
