@@ -42,9 +42,9 @@ export interface Built {
   byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
   /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
   readonly loose: Finding[];
-  /** Errors and warnings over every row, as of this build (kept per row change, so the
-   *  unfiltered status bar is not a walk over every row). */
-  rowCounts: { errors: number; warnings: number };
+  /** Errors and warnings over every row, as of this build, tamper tests' expected findings
+   *  apart (kept per row change, so the unfiltered status bar is not a walk over every row). */
+  rowCounts: { errors: number; warnings: number; expected: number };
   /** How many exchanges were analysed. */
   exchanges: number;
   /** Ids of the rows that changed since the previous build (added, or different). */
@@ -144,9 +144,10 @@ export class SessionModel {
   /** Row id → its place in `#sorted`. */
   #at = new Map<string, number>();
   #known = 0;
-  /** Errors and warnings summed over `#rows`. */
+  /** Errors and warnings summed over `#rows`, and the expected (tamper) ones apart. */
   #errors = 0;
   #warnings = 0;
+  #expected = 0;
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
@@ -281,14 +282,19 @@ export class SessionModel {
   #setRow(id: string, entry: { conversation: Conversation; row: ConversationSummary }): void {
     this.#uncount(this.#rows.get(id)?.row);
     this.#rows.set(id, entry);
-    this.#errors += entry.row.findings.error;
-    this.#warnings += entry.row.findings.warning;
+    this.#count(entry.row, 1);
   }
 
   #uncount(row: ConversationSummary | undefined): void {
-    if (row === undefined) return;
-    this.#errors -= row.findings.error;
-    this.#warnings -= row.findings.warning;
+    if (row !== undefined) this.#count(row, -1);
+  }
+
+  // As `listOf` counts: a tamper test is meant to be refused, so its findings are apart.
+  #count(row: ConversationSummary, sign: 1 | -1): void {
+    const t = row.expected;
+    this.#errors += sign * (row.findings.error - (t?.error ?? 0));
+    this.#warnings += sign * (row.findings.warning - (t?.warning ?? 0));
+    if (t) this.#expected += sign * (t.error + t.warning);
   }
 
   #assemble(engine: AnalysisEngine, step: EngineStep): Built {
@@ -376,7 +382,7 @@ export class SessionModel {
       get loose() {
         return (loose ??= findingsOf('') ?? []);
       },
-      rowCounts: { errors: this.#errors, warnings: this.#warnings },
+      rowCounts: { errors: this.#errors, warnings: this.#warnings, expected: this.#expected },
       exchanges: this.#fed.size, changed: step.changed, removed: step.removed, epoch,
       changesSince: (since) => {
         if (since === epoch) return { changed: new Set(), removed: new Set() };
@@ -486,7 +492,7 @@ export function listUpdate(b: Built, filterText: string, since: number | null, t
     if (f.severity === 'error') errors += 1;
     else if (f.severity === 'warning') warnings += 1;
   }
-  const stats = { conversations: b.rows.length, exchanges: b.exchanges, errors, warnings, totalConversations: b.rows.length, filtered: false };
+  const stats = { conversations: b.rows.length, exchanges: b.exchanges, errors, warnings, totalConversations: b.rows.length, filtered: false, expected: b.rowCounts.expected };
   return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter: { ok: true } };
 }
 

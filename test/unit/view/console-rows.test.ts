@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import { conversationView } from '../../../worker/view/conversation-view.js';
-import { listOf, SessionModel } from '../../../worker/view/session-model.js';
+import { listOf, listUpdate, SessionModel } from '../../../worker/view/session-model.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
 function records(): StoredExchange[] {
@@ -37,6 +37,25 @@ describe('Console rows', () => {
     expect(list.stats.expected).toBe(tamperFindings);
     const serverErrors = list.items.filter((r) => r.origin !== 'tamper').reduce((n, r) => n + r.findings.error, 0);
     expect(list.stats.errors).toBe(serverErrors + built.loose.filter((f) => f.severity === 'error').length);
+  });
+
+  it('counts tamper findings apart in a list update as in the whole list, as the rows arrive one by one', async () => {
+    const model = new SessionModel();
+    let epoch: number | null = null;
+    let deltas = 0;
+    for (const r of records()) {
+      model.put([r]);
+      const b = await model.built(() => [], 0);
+      const update = listUpdate(b, '', epoch);
+      if (update.kind === 'delta') {
+        deltas += 1;
+        expect(update.stats).toEqual(listOf(b, '').stats);
+      }
+      epoch = update.epoch;
+    }
+    expect(deltas).toBe(records().length - 1);
+    const b = await model.built(() => [], 0);
+    expect(listOf(b, '').stats.expected).toBeGreaterThan(0);
   });
 
   it('gives the thread the branch tree: the fork leaves round 1, and the round says it is a fork', async () => {
