@@ -49,7 +49,7 @@ export class Resend {
     const ids = this.#ids;
     if (!ids || ids.captured === null) return Promise.resolve();
     return run(this.#host, async (api) => {
-      const text = await api.resendWithId(this.#text, keep ? ids.captured! : ids.fresh);
+      const text = await api.console.resendWithId(this.#text, keep ? ids.captured! : ids.fresh);
       if (text === null) { this.#host.say('Fix the draft first: its body must parse before the id can be changed.'); return; }
       this.#keepId = keep;
       this.setText(text);
@@ -64,7 +64,7 @@ export class Resend {
   /** Opens a captured exchange for editing. */
   edit(exchangeId: string): Promise<void> {
     return run(this.#host, async (api) => {
-      const d = await api.resendDraft(exchangeId);
+      const d = await api.console.resendDraft(exchangeId);
       if ('error' in d) { this.#host.say(`Cannot edit: ${d.error}`); return; }
       this.#draft = { url: d.url, from: d.from, original: d.original };
       this.#ids = d.ids;
@@ -85,7 +85,7 @@ export class Resend {
     if (!d) return;
     const ticket = ++this.#ticket;
     void run(this.#host, async (api) => {
-      const c = await api.resendCheck(d.original, text);
+      const c = await api.console.resendCheck(d.original, text);
       if (ticket !== this.#ticket) return;
       this.#error = c.error;
       this.#changes = c.changes;
@@ -102,7 +102,7 @@ export class Resend {
     return run(this.#host, async (api) => {
       const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
       if (!url) return;
-      const r = await api.resend({ ...d, url }, this.#text);
+      const r = await api.console.resend({ ...d, url }, this.#text);
       if ('error' in r) { this.#error = r.error; return; }
       this.#result = r;
       await this.#host.filed();
@@ -171,24 +171,24 @@ export class Tamper {
     this.#source = source;
     this.#other = other ?? null;
     return this.#do('planning', async (api) => this.#take(source.kind === 'step'
-      ? await api.tamperFromStep(source.round, other)
-      : await api.tamperFromCapture(source.roundId, source.retryId, other)));
+      ? await api.tamper.fromStep(source.round, other)
+      : await api.tamper.fromCapture(source.roundId, source.retryId, other)));
   }
   run(test: TamperTest, wait = false): Promise<void> {
     if (wait) {
       // The scheduled re-send waits in the worker; the list shows it waiting meanwhile.
       const v = this.#view;
       if (v) this.#view = { ...v, tests: v.tests.map((t) => (t.test === test ? { ...t, state: 'waiting' } : t)) };
-      return run(this.#host, async (api) => { this.#view = await api.tamperRun(test, true); await this.#host.filed(); });
+      return run(this.#host, async (api) => { this.#view = await api.tamper.run(test, true); await this.#host.filed(); });
     }
-    return this.#do(test, async (api) => { this.#view = await api.tamperRun(test); });
+    return this.#do(test, async (api) => { this.#view = await api.tamper.run(test); });
   }
   runAll(): Promise<void> {
-    return this.#do('all', async (api) => { this.#view = await api.tamperRunAll(); });
+    return this.#do('all', async (api) => { this.#view = await api.tamper.runAll(); });
   }
   exportReport(format: 'json' | 'md'): Promise<void> {
     return run(this.#host, async (api) => {
-      const r = await api.tamperExport(format);
+      const r = await api.tamper.export(format);
       if (r) saveText(r.text, r.fileName, format === 'json' ? 'application/json' : 'text/markdown');
     });
   }
@@ -243,7 +243,7 @@ export class Replay {
   /** Fills the ignore list with the defaults (ids, tokens, timestamps) once. */
   async loadDefaults(): Promise<void> {
     if (this.#ignore !== '') return;
-    await run(this.#host, async (api) => { this.#ignore = (await api.replayDefaults()).join('\n'); });
+    await run(this.#host, async (api) => { this.#ignore = (await api.replay.defaults()).join('\n'); });
   }
 
   /** Replays the session on screen (or its filtered view) against the target. */
@@ -256,7 +256,7 @@ export class Replay {
         if (!target) return;
         const ignore = this.#ignore.split('\n').map((s) => s.trim()).filter(Boolean);
         const opts: { target: string; ignore: string[]; filter?: string; sendCredentials: boolean } = { target, ignore, sendCredentials: this.#sendCredentials, ...(this.#filtered && filter.trim() ? { filter } : {}) };
-        const got = await api.replay(session, opts);
+        const got = await api.replay.run(session, opts);
         if (!got.ok) { this.#host.say(got.error.message); return; }
         this.#view = got.value;
         this.#source = session;

@@ -4,7 +4,7 @@
 //
 // Capture sessions belong to the analysis worker: it hears the service worker's notices,
 // runs the relay feed and stores the Console's sends, then tells this page which sessions
-// changed (`watchCapture`). The page only re-reads the view on screen: one refresh at a
+// changed (`capture.watch`). The page only re-reads the view on screen: one refresh at a
 // time, and a change during a refresh schedules exactly one more. From the capture channel
 // it takes only what it keeps itself: exchanges storage refused (`held`) and storage errors.
 //
@@ -141,13 +141,13 @@ export class Inspector {
 
   // The worker tells us which sessions changed once it holds the change.
   async #watchCapture(api: Analysis | null): Promise<void> {
-    await api?.watchCapture(proxy((sessions: string[]) => {
+    await api?.capture.watch(proxy((sessions: string[]) => {
       if (this.#viewing !== null && sessions.includes(this.#viewing)) void this.refresh();
     }));
   }
 
   async loadSessions(): Promise<void> {
-    const got = await this.#analysis.api?.sessions();
+    const got = await this.#analysis.api?.sessions.list();
     if (got?.ok) this.#sessions = got.value;
     else if (got) this.say(got.error.message);
   }
@@ -167,7 +167,7 @@ export class Inspector {
    */
   async showExchange(session: string, id: string): Promise<void> {
     await this.viewSession(session);
-    const got = await this.#analysis.api?.placeOfExchange(session, id);
+    const got = await this.#analysis.api?.sessions.placeOfExchange(session, id);
     if (!got?.ok || !got.value || this.#viewing !== session) return;
     this.view.reveal(got.value.conversation, got.value.round);
   }
@@ -250,7 +250,7 @@ export class Inspector {
     const id = this.#viewing;
     await this.#guard(async () => {
       await this.#store.clearExchanges(id);
-      api.forget(id);
+      api.sessions.forget(id);
       await this.held.drop(id);
       this.view.reset();
       this.#exchanges = [];
@@ -297,7 +297,7 @@ export class Inspector {
     const api = this.#analysis.api;
     const session = this.#viewing;
     if (!api || !session) return;
-    const ex = await api.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
+    const ex = await api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
     if (ex.ok) this.#exchanges = ex.value.items;
     else this.say(ex.error.message);
     await this.view.reload();

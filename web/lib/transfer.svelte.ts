@@ -9,7 +9,7 @@
 // (the worker names the session "(first N, cancelled)") and says so.
 import { proxy } from 'comlink';
 import type { Inspector } from './inspector.svelte.js';
-import type { ImportProgress } from '../../worker/view/import-api.js';
+import type { ImportProgress } from '../../worker/facade.js';
 import { saveText } from './download.js';
 
 /** A file that could not be imported whole, waiting for the user's answer. */
@@ -45,7 +45,7 @@ export class Transfer {
   /** Stops the import under way; what was stored is kept (see the header). */
   cancelImport(): void {
     const p = this.#progress;
-    if (p) void this.#app.api?.cancelImport(p.job);
+    if (p) void this.#app.api?.transfer.cancelImport(p.job);
   }
 
   /** Imports a HAR or JSONL file into a new session and shows it. */
@@ -89,9 +89,9 @@ export class Transfer {
         void this.#app.showNewSession(p.session);
       }
     };
-    let got: Awaited<ReturnType<typeof api.importStream>>;
+    let got: Awaited<ReturnType<typeof api.transfer.importStream>>;
     try {
-      got = await api.importStream(job, file, fileName, allowPartial, proxy(onProgress));
+      got = await api.transfer.importStream(job, file, fileName, allowPartial, proxy(onProgress));
     } finally {
       this.#progress = null;
     }
@@ -128,7 +128,7 @@ export class Transfer {
     const s = this.#app.session;
     if (!api || !s) return;
     const filter = scope === 'filtered' ? this.#app.view.filter : '';
-    const got = await api.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
+    const got = await api.transfer.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
   }
@@ -137,7 +137,7 @@ export class Transfer {
     const api = this.#app.api;
     const s = this.#app.session;
     if (!api || !s) return;
-    const got = await api.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
+    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
@@ -147,7 +147,7 @@ export class Transfer {
     const api = this.#app.api;
     const s = this.#app.viewing;
     if (!api || !s) return;
-    const got = await api.copyAs(s, exchangeId, kind);
+    const got = await api.transfer.copyAs(s, exchangeId, kind);
     if (!got.ok) return this.#app.say(got.error.message);
     if (got.value === null) return;
     this.#copied = { kind: kind === 'curl' ? 'cURL' : 'fetch', text: got.value };
@@ -164,7 +164,7 @@ export class Transfer {
   async setKey(server: string, text: string, remember: boolean): Promise<boolean> {
     const api = this.#app.api;
     if (!api) return false;
-    const r = await api.setKey(server, text, remember);
+    const r = await api.keys.set(server, text, remember);
     this.#app.view.setKeys(r.keys);
     this.#keyError = r.ok ? null : (r.error ?? 'The key was not accepted.');
     await this.#app.view.reload();

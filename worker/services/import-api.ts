@@ -1,4 +1,4 @@
-// The facade's streaming import: a file the page picked is read here in pieces
+// The streaming import (transfer service): a file the page picked is read here in pieces
 // (Blob.stream()), through the CLI's readers (importCaptureStream), and stored in large
 // batched transactions while it is read. The page gets progress (bytes read, records
 // stored) and, once a large file's first batch is stored, its session, so the first
@@ -14,8 +14,8 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { importCaptureStream } from '../capture/import-stream.js';
 import { StorageError, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { SessionModel } from './session-model.js';
-import type { Answer, ImportAnswer, SessionInfo } from './types.js';
+import { SessionModel } from '../view/session-model.js';
+import type { Answer, ImportAnswer, SessionInfo } from '../view/types.js';
 
 /** What the page is told while a file is imported. */
 export interface ImportProgress {
@@ -31,7 +31,7 @@ export interface ImportProgress {
 export interface ImportDeps {
   store: CaptureStore;
   sessions: Map<string, Promise<SessionModel>>;
-  /** The careful whole-text import (the facade's importFile). */
+  /** The careful whole-text import (the transfer service's importText). */
   importText: (text: string, fileName: string, allowPartial: boolean) => Promise<Answer<ImportAnswer>>;
 }
 
@@ -58,7 +58,7 @@ async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<
   }
 }
 
-/** importFile / cancelImport for the facade. */
+/** importStream / cancelImport for the transfer service (services/transfer.ts). */
 export function createImportApi({ store, sessions, importText }: ImportDeps) {
   const cancelled = new Set<string>();
 

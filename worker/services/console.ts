@@ -1,0 +1,53 @@
+// The Console: the page's transport, a server's catalog, the step-through call (paused at
+// each input_required, answered, edited, forked) and edit-and-resend of a captured request.
+// Every send leaves and is kept through the link (services/console-link.ts).
+import { consoleRecord, newRecordId, type FieldValue, type FormModel, type Transport } from '../console/index.js';
+import type { ExchangeRecord } from '../protocol.js';
+import type { CallSpec, ClientSetup, ResendDraftView, ServerCatalog, StepView } from '../view/console-types.js';
+import { loadCatalog } from './console-catalog.js';
+import { checkDraft, resend, resendDraft, resendWithId } from './console-runs.js';
+import { checkForm } from './console-step.js';
+import type { ServiceContext } from './context.js';
+
+export function createConsoleService({ store, link, step }: Pick<ServiceContext, 'store' | 'link' | 'step'>) {
+  const { send, keep } = link;
+  return {
+    /** The page's fetch as the Console's transport (a comlink proxy), so the service worker taps every send. */
+    transport(t: Transport): void {
+      link.setTransport(t);
+    },
+
+    /** `server/discover` and the lists of tools, prompts, resources and templates. */
+    async catalog(url: string, setup: ClientSetup): Promise<ServerCatalog> {
+      const records: ExchangeRecord[] = [];
+      const cat = await loadCatalog(url, setup, send, (req, res) => records.push(consoleRecord(req, res, { id: newRecordId(), seq: 0 })));
+      await keep(records);
+      return cat;
+    },
+
+    /** Starts a step-through call; it pauses at each input_required. */
+    start(spec: CallSpec): Promise<StepView> {
+      return step.start(spec, send, link.nextIdBase());
+    },
+    view(): StepView { return step.view(); },
+    answer(key: string, response: Record<string, unknown>): Promise<StepView> { return step.answer(key, response); },
+    editPreview(text: string): Promise<StepView> { return step.editPreview(text); },
+    send(): Promise<StepView> { return step.send(); },
+    fork(round: number, answers: Record<string, Record<string, unknown>>): Promise<StepView> { return step.fork(round, answers); },
+    forkQuestions(round: number) { return step.forkQuestions(round); },
+    auto(on: boolean): Promise<StepView> { return step.setAuto(on); },
+    /** Validates an elicitation form; with no errors, the ElicitResult to send. */
+    checkForm(form: FormModel, values: Record<string, FieldValue>) { return checkForm(form, values); },
+
+    /** The editable draft of a captured request. */
+    async resendDraft(id: string): Promise<ResendDraftView | { error: string }> {
+      const r = await store.getExchange(id);
+      return r ? resendDraft(r) : { error: 'that exchange is no longer stored' };
+    },
+    /** The draft with its JSON-RPC id set (the keep-old-id switch); null when it does not parse. */
+    resendWithId(text: string, id: string | number) { return resendWithId(text, id); },
+    resendCheck(original: string, text: string) { return checkDraft(original, text); },
+    /** Sends an edited draft through the page; the new exchange is derived from the original. */
+    resend(draft: { url: string; from: string; original: string }, text: string) { return resend(draft, text, send, keep); },
+  };
+}
