@@ -168,12 +168,13 @@ export class AnalysisClient {
   }
 
   // keys.set, as the worker took it: a removal (empty text) forgets the key; an applied one
-  // is kept (even when remembering it failed). A key that could not be read changed nothing
+  // is kept (a success, or a failure to remember it: `applied`). A key that could not be read changed nothing
   // there, nor here.
   #journal(path: string, args: unknown[], result: unknown): void {
     if (path !== 'keys.set') return;
     const [server, text, remember] = args as Parameters<AnalysisApi['keys']['set']>;
-    if (!(result as Awaited<ReturnType<AnalysisApi['keys']['set']>>).applied) return;
+    const r = result as Awaited<ReturnType<AnalysisApi['keys']['set']>>;
+    if (!r.ok && !r.error.applied) return;
     if (text === '') this.#keys.delete(server);
     else this.#keys.set(server, { text, remember });
   }

@@ -1,7 +1,7 @@
 // The Console's other tools as page state: edit-and-resend of a captured request (it
 // replaces the stand-in editor), tamper tests, and session replay. The worker parses the
 // draft, sends through the page's fetch, judges and diffs; these classes hold the views.
-import type { DraftChange, DraftError, ReplayView, ResendView, TamperTest, TamperView } from '../../worker/facade.js';
+import type { Answer, DraftChange, DraftError, ReplayView, ResendView, TamperTest, TamperView } from '../../worker/facade.js';
 import type { ConsoleHost } from './console-host.js';
 import { saveText } from './download.js';
 
@@ -64,8 +64,9 @@ export class Resend {
   /** Opens a captured exchange for editing. */
   edit(exchangeId: string): Promise<void> {
     return run(this.#host, async (api) => {
-      const d = await api.console.resendDraft(exchangeId);
-      if ('error' in d) { this.#host.say(`Cannot edit: ${d.error}`); return; }
+      const got = await api.console.resendDraft(exchangeId);
+      if (!got.ok) { this.#host.say(`Cannot edit: ${got.error.message}`); return; }
+      const d = got.value;
       this.#draft = { url: d.url, from: d.from, original: d.original };
       this.#ids = d.ids;
       this.#keepId = false;
@@ -103,8 +104,8 @@ export class Resend {
       const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
       if (!url) return;
       const r = await api.console.resend({ ...d, url }, this.#text);
-      if ('error' in r) { this.#error = r.error; return; }
-      this.#result = r;
+      if (!r.ok) { this.#error = r.error; return; }
+      this.#result = r.value;
       await this.#host.filed();
     }).finally(() => { this.#busy = false; });
   }
@@ -193,10 +194,10 @@ export class Tamper {
     });
   }
 
-  #take(v: TamperView | { error: string }): void {
-    if ('error' in v) { this.#error = v.error; return; }
+  #take(v: Answer<TamperView>): void {
+    if (!v.ok) { this.#error = v.error.message; return; }
     this.#error = null;
-    this.#view = v;
+    this.#view = v.value;
   }
 
   async #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {

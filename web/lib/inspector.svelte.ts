@@ -14,7 +14,7 @@
 // waiting on the dead worker reject with AnalysisWorkerDied; they are dropped here, since
 // the rebuild re-reads everything.
 import { proxy } from 'comlink';
-import type { ExchangeSummary, ImportAnswer, SessionInfo } from '../../worker/facade.js';
+import type { ExchangeSummary, Imported, SessionInfo } from '../../worker/facade.js';
 import { CaptureStore, StorageError, type TargetRecord } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
@@ -268,7 +268,7 @@ export class Inspector {
   }
 
   /** Shows the outcome of an import. */
-  reportImport(a: Extract<ImportAnswer, { ok: true }>, fileName: string): void {
+  reportImport(a: Imported, fileName: string): void {
     const skipped = a.skipped.length ? `; skipped ${a.skipped.length}: ${a.skipped.slice(0, 3).map((s) => `${s.where} (${s.message})`).join('; ')}` : '';
     this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`, a.skipped.length ? 'warning' : 'success');
   }

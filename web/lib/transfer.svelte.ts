@@ -95,12 +95,8 @@ export class Transfer {
     } finally {
       this.#progress = null;
     }
-    if (!got.ok) {
-      this.#app.say(`Import failed: ${got.error.message}`, 'error');
-      return;
-    }
-    const a = got.value;
-    if (a.ok) {
+    if (got.ok) {
+      const a = got.value;
       if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`, 'info');
       else this.#app.reportImport(a, fileName);
       if (shown === a.session.id && this.#app.viewing === shown) {
@@ -111,8 +107,13 @@ export class Transfer {
       }
       return;
     }
-    if (a.cancelled) {
+    const a = got.error;
+    if (a.kind === 'cancelled') {
       this.#app.say(`Import of ${fileName} cancelled; nothing was stored.`, 'info');
+      return;
+    }
+    if (a.kind !== 'refused') {
+      this.#app.say(`Import failed: ${a.message}`, 'error');
       return;
     }
     if (a.readable !== null && a.readable > 0) {
@@ -165,8 +166,8 @@ export class Transfer {
     const api = this.#app.api;
     if (!api) return false;
     const r = await api.keys.set(server, text, remember);
-    this.#app.view.setKeys(r.keys);
-    this.#keyError = r.ok ? null : (r.error ?? 'The key was not accepted.');
+    this.#app.view.setKeys(r.ok ? r.value : r.error.keys);
+    this.#keyError = r.ok ? null : r.error.message;
     await this.#app.view.reload();
     return r.ok;
   }

@@ -2,12 +2,13 @@
 // each input_required, answered, edited, forked) and edit-and-resend of a captured request.
 // Every send leaves and is kept through the link (services/console-link.ts).
 import { consoleRecord, newRecordId, type FieldValue, type FormModel, type Transport } from '../console/index.js';
-import type { ExchangeRecord } from '../protocol.js';
-import type { CallSpec, ClientSetup, ResendDraftView, ServerCatalog, StepView } from '../view/console-types.js';
+import type { Answer, ErrorInfo, ExchangeRecord } from '../protocol.js';
+import type { CallSpec, ClientSetup, ResendDraftView, ResendView, ServerCatalog, StepView } from '../view/console-types.js';
+import type { DraftError } from '../console/index.js';
 import { loadCatalog } from './console-catalog.js';
 import { checkDraft, resend, resendDraft, resendWithId } from './console-runs.js';
 import { checkForm } from './console-step.js';
-import type { ServiceContext } from './context.js';
+import { fail, type ServiceContext } from './context.js';
 
 export function createConsoleService({ store, link, step }: Pick<ServiceContext, 'store' | 'link' | 'step'>) {
   const { send, keep } = link;
@@ -40,14 +41,19 @@ export function createConsoleService({ store, link, step }: Pick<ServiceContext,
     checkForm(form: FormModel, values: Record<string, FieldValue>) { return checkForm(form, values); },
 
     /** The editable draft of a captured request. */
-    async resendDraft(id: string): Promise<ResendDraftView | { error: string }> {
+    async resendDraft(id: string): Promise<Answer<ResendDraftView>> {
       const r = await store.getExchange(id);
-      return r ? resendDraft(r) : { error: 'that exchange is no longer stored' };
+      if (!r) return fail('not-found', 'that exchange is no longer stored');
+      const d = resendDraft(r);
+      return 'error' in d ? fail('invalid', d.error) : { ok: true, value: d };
     },
     /** The draft with its JSON-RPC id set (the keep-old-id switch); null when it does not parse. */
     resendWithId(text: string, id: string | number) { return resendWithId(text, id); },
     resendCheck(original: string, text: string) { return checkDraft(original, text); },
     /** Sends an edited draft through the page; the new exchange is derived from the original. */
-    resend(draft: { url: string; from: string; original: string }, text: string) { return resend(draft, text, send, keep); },
+    async resend(draft: { url: string; from: string; original: string }, text: string): Promise<Answer<ResendView, ErrorInfo & DraftError>> {
+      const r = await resend(draft, text, send, keep);
+      return 'error' in r ? { ok: false, error: { kind: 'invalid', ...r.error } } : { ok: true, value: r };
+    },
   };
 }

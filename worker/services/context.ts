@@ -9,7 +9,7 @@
 import { CaptureStore, StorageError } from '../storage/index.js';
 import { TokenReader } from '../view/conversation-view.js';
 import { SessionModel } from '../view/session-model.js';
-import type { Answer } from '../view/types.js';
+import type { Answer, ErrorInfo, ErrorKind } from '../protocol.js';
 import { CaptureOwner } from './capture-owner.js';
 import { Coalescer } from './coalescer.js';
 import { createConsoleLink, type ConsoleLink } from './console-link.js';
@@ -41,6 +41,11 @@ export interface ServiceContext {
 
 /** The version written into reports this worker makes (SARIF's tool version). */
 export const VERSION = '0.1.0';
+
+/** A failed answer: expected failures are data, with a message saying cause and fix. */
+export function fail(kind: ErrorKind, message: string): { ok: false; error: ErrorInfo } {
+  return { ok: false, error: { kind, message } };
+}
 
 /** A file name made of safe characters only. */
 export function safeName(name: string): string {

@@ -9,7 +9,8 @@ import { ALL_RULES } from '../lint/rules/index.js';
 import { sarifReport } from '../report/sarif.js';
 import type { StoredExchange } from '../storage/index.js';
 import { recordsOf, SessionModel } from '../view/session-model.js';
-import type { Answer, ImportAnswer } from '../view/types.js';
+import type { Answer } from '../protocol.js';
+import type { ImportAnswer, ImportRefusal, Imported } from '../view/types.js';
 import { safeName, VERSION, type ServiceContext } from './context.js';
 import { createImportApi } from './import-api.js';
 
@@ -18,16 +19,18 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
    * Reads a HAR or JSONL file into a new capture session. A damaged file is refused with
    * what was skipped and how many entries are readable, unless `allowPartial`.
    */
-  async function importText(text: string, fileName: string, allowPartial = false): Promise<Answer<ImportAnswer>> {
-    return guard(async (): Promise<ImportAnswer> => {
+  async function importText(text: string, fileName: string, allowPartial = false): Promise<ImportAnswer> {
+    const got = await guard(async (): Promise<Answer<Imported, ImportRefusal>> => {
       const prefix = crypto.randomUUID().slice(0, 8);
       const got = importCapture(text, { allowPartial, idPrefix: prefix });
       const skippedOf = (s: { where: string; message: string }[]) => s.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));
       if (!got.ok) {
         const retry = got.skipped.length ? importCapture(text, { allowPartial: true, idPrefix: prefix }) : null;
         return {
-          ok: false, message: got.error.message, where: got.error.where, skipped: skippedOf(got.skipped),
-          readable: retry?.ok ? retry.exchanges.length : null,
+          ok: false, error: {
+            kind: 'refused', message: got.error.message, where: got.error.where, skipped: skippedOf(got.skipped),
+            readable: retry?.ok ? retry.exchanges.length : null,
+          },
         };
       }
       const s = await store.createSession(fileName, { imported: true });
@@ -37,10 +40,13 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
       await store.putExchanges(records);
       sessions.set(s.id, Promise.resolve(new SessionModel(records, { final: true })));
       return {
-        ok: true, session: { id: s.id, name: s.name, createdAt: s.createdAt, capturing: false },
-        count: records.length, skipped: skippedOf(got.skipped), notes: got.notes,
+        ok: true, value: {
+          session: { id: s.id, name: s.name, createdAt: s.createdAt, capturing: false },
+          count: records.length, skipped: skippedOf(got.skipped), notes: got.notes,
+        },
       };
     });
+    return got.ok ? got.value : got;
   }
 
   const streamed = createImportApi({ store, sessions, importText: (text, name, partial) => importText(text, name, partial) });
