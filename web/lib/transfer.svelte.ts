@@ -8,8 +8,9 @@
 // first batch is stored, and re-reads the lists at the end. Cancel keeps what was stored
 // (the worker names the session "(first N, cancelled)") and says so.
 import { proxy } from 'comlink';
-import type { Inspector } from './inspector.svelte.js';
-import type { ImportProgress } from '../../worker/facade.js';
+import type { Imported, ImportProgress, KeyInfo, SessionInfo } from '../../worker/facade.js';
+import type { Analysis } from './analysis-client.js';
+import type { NoticeKind } from './notices.svelte.js';
 import { saveText } from './download.js';
 
 /** A file that could not be imported whole, waiting for the user's answer. */
@@ -23,15 +24,28 @@ export interface PartialImport {
 
 export type ExportScope = 'session' | 'filtered';
 
+/** What the transfer state needs of the page (the Inspector passes itself); typed here so the two modules do not import each other. */
+export interface TransferHost {
+  readonly api: Analysis | null;
+  readonly session: SessionInfo | null;
+  readonly viewing: string | null;
+  readonly view: { readonly filter: string; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
+  say(message: string, kind?: NoticeKind): void;
+  reportImport(a: Imported, fileName: string): void;
+  loadSessions(): Promise<void>;
+  refresh(): Promise<void>;
+  showNewSession(s: SessionInfo): Promise<void>;
+}
+
 export class Transfer {
   #partial = $state.raw<PartialImport | null>(null);
   #busy = $state(false);
   #copied = $state.raw<{ kind: string; text: string } | null>(null);
   #keyError = $state<string | null>(null);
   #progress = $state.raw<(ImportProgress & { fileName: string; job: string }) | null>(null);
-  readonly #app: Inspector;
+  readonly #app: TransferHost;
 
-  constructor(app: Inspector) {
+  constructor(app: TransferHost) {
     this.#app = app;
   }
 

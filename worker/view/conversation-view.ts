@@ -7,6 +7,7 @@ import { asObject, own } from '../decode/meta.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, RpcMessage, TokenReading } from '../protocol.js';
 import { ALL_RULES } from '../lint/rules/index.js';
 import { inspectToken, readToken, type TokenKey } from '../tokens/index.js';
+import type { AnalysisIndex } from './analysis-index.js';
 import { taskCardView } from './task-card.js';
 import { serverOf } from '../tokens/server-of.js';
 import type { ConversationView, FindingView, InputRequestView, LegacyView, RoundView, TokenView } from './types.js';
@@ -14,12 +15,7 @@ import type { ConversationView, FindingView, InputRequestView, LegacyView, Round
 const RULES = new Map(ALL_RULES.map((r) => [r.id, r]));
 const TOKEN_TEXT_MAX = 4096;
 
-/** Index of an analysis by exchange seq, and its findings by conversation (a live session
- *  answers both from its engine, without building maps). */
-export interface AnalysisIndex {
-  bySeq: { get(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined };
-  findingsByConversation: { get(id: string): Finding[] | undefined };
-}
+export type { AnalysisIndex } from './analysis-index.js';
 
 export function indexAnalysis(a: Pick<Analysis, 'records' | 'decoded' | 'findings'>): AnalysisIndex {
   const bySeq = new Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>();
