@@ -366,3 +366,23 @@ export interface Finding {
   message: string;
   clause: string;
 }
+
+/**
+ * Why a call into the analysis worker failed: storage's kinds (`quota`, `unavailable`,
+ * `blocked`, `not-found` for a record no longer stored, `unknown`), or `invalid` for a
+ * request the worker cannot act on (an unreadable key, a draft that is not JSON-RPC, a
+ * tamper subject with no token). Expected failures are data; only bugs throw.
+ */
+export type ErrorKind = 'quota' | 'unavailable' | 'blocked' | 'not-found' | 'unknown' | 'invalid';
+
+/** A failure the page shows: `kind` to branch on, `message` saying cause and fix. */
+export interface ErrorInfo {
+  kind: ErrorKind;
+  message: string;
+}
+
+/**
+ * The answer of every fallible call into the analysis worker. `E` is `ErrorInfo` unless the
+ * page needs more structure (an import refusal says where, what was skipped, what is readable).
+ */
+export type Answer<T, E = ErrorInfo> = { ok: true; value: T } | { ok: false; error: E };

@@ -3,7 +3,7 @@ import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { DRAIN_HEADER, MORE_HEADER, parseAck } from './backlog.js';
 import { readBody } from './forward.js';
 import { ownOrigin, pageOriginProblem, pageSecretProblem, refuse } from './guards.js';
-import type { RelayContext } from './relay.js';
+import type { RelayContext } from './relay-context.js';
 import { relayExchange, type RelayPolicy } from './relay-exchange.js';
 import { parseTargetList } from './target-store.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';

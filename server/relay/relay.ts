@@ -9,6 +9,7 @@ import { defaultJsonlPath } from './capture-path.js';
 import { ExchangeRecorder, MAX_RECORDED_BYTES, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
 import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, isPageLoad, ownOrigin, pageCookie, pageOriginProblem, pageSecretProblem, refuse, tokenMatches } from './guards.js';
 import { handlePageApi } from './page-api.js';
+import type { RelayContext } from './relay-context.js';
 import { PageHub } from './page-hub.js';
 import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from './recording-budget.js';
 import { ensurePrivateDir } from './private-files.js';
@@ -54,29 +55,7 @@ export interface RelayOptions {
 /** Pushes of one streaming exchange to pages are at most this often (the last always goes). */
 const PUSH_INTERVAL_MS = 200;
 
-/** Shared state the routes work on. */
-export interface RelayContext {
-  token: string;
-  /** What the page's cookie holds; the page API wants it (guards.ts, pageSecretProblem). */
-  pageSecret: string;
-  targets: TargetStore;
-  capture: CaptureFile;
-  /** The capture file handed to pages, with acknowledgements (backlog.ts). */
-  backlog: Backlog;
-  pages: PageHub;
-  /** Resolves a target id to where it goes, or undefined when the user never added it. */
-  route(req: IncomingMessage, targetId: string, query: URLSearchParams): RelayRoute | undefined;
-  /** Runs one relayed exchange within the relay's concurrency bound (503 beyond it). */
-  bounded: (res: ServerResponse, work: () => Promise<void>) => Promise<void>;
-  /** A recorder for one external client's exchange (source 'relay'). */
-  recorder(req: IncomingMessage, start: Omit<ExchangeStart, 'id' | 'seq' | 'session' | 'client'>): ExchangeRecorder;
-  demoUrl(req: IncomingMessage): string;
-  /** Stdio servers attached by `wrap --serve`, each a target `stdio-<name>`. */
-  stdio: StdioAttachments;
-  /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's session. */
-  ingest(record: ExchangeRecord): void;
-  relayUrl(req: IncomingMessage, targetId: string): string;
-}
+export type { RelayContext } from './relay-context.js';
 
 /** A mounted relay: one connect/node middleware plus lifecycle. */
 export interface Relay {

@@ -6,15 +6,15 @@
 // How a death is seen. An uncaught error fires `error` on the Worker; the worker may live
 // on, but in a state nobody can vouch for, so it is replaced. A death that fires nothing
 // (the worker closed itself, or was killed for memory) is seen through a Web Lock: the
-// worker takes a lock named for this life and never lets go (`lifeline`); the page queues
+// worker takes a lock named for this life and never lets go (`life.lifeline`); the page queues
 // for the same lock, which is granted only when the worker is gone. A worker busy for a
 // long analysis still holds it, so it is never taken for dead (a ping with a timeout would).
 //
 // Hazard: comlink calls to a dead worker never settle. Every call goes through a proxy that
 // races it against this life's death, so nothing waits forever on a dead worker.
 //
-// Keys set this visit and not remembered (`setKey` with remember=false) exist only in the
-// worker's memory and die with it. The client keeps what it passed to `setKey` in the
+// Keys set this visit and not remembered (`keys.set` with remember=false) exist only in the
+// worker's memory and die with it. The client keeps what it passed to `keys.set` in the
 // page's memory (never in storage) and passes it again to each new worker.
 //
 // Race, written down: a worker can die during its own restart (a bad record that crashes
@@ -26,9 +26,10 @@
 import { wrap, type Remote } from 'comlink';
 import type { AnalysisApi } from '../../worker/facade.js';
 
-export type Analysis = Remote<AnalysisApi>;
-type InitOptions = Parameters<AnalysisApi['init']>[0];
-type InitAnswer = Awaited<ReturnType<AnalysisApi['init']>>;
+/** The worker's services as the page calls them (comlink types a nested object as a value, not as calls). */
+export type Analysis = { readonly [N in keyof AnalysisApi]: Remote<AnalysisApi[N]> };
+type InitOptions = Parameters<AnalysisApi['life']['init']>[0];
+type InitAnswer = Awaited<ReturnType<AnalysisApi['life']['init']>>;
 const MAX_RESTARTS = 3;
 
 export interface ClientHooks {
@@ -52,19 +53,23 @@ interface Life {
   watch(): Promise<void>;
 }
 
-// Every call on `remote` raced against `dead`. `then` and symbols pass through untouched:
-// an async function returning the api reads `then`, and comlink answers it so that the
-// api is not mistaken for a promise.
-function guarded(remote: Analysis, dead: Promise<never>, onCall: (prop: string, args: unknown[], result: unknown) => void): Analysis {
+// Every call on `remote` (at any depth: `api.sessions.list()`) raced against `dead`; `onCall`
+// is told the call's dotted path. `then` and symbols pass through untouched: an async
+// function returning the api reads `then`, and comlink answers it so that the api is not
+// mistaken for a promise. comlink's proxies are functions at every depth, so one proxy here
+// wraps both the step down a path (`get`) and the call at its end (`apply`).
+function guarded<T extends object>(remote: T, dead: Promise<never>, onCall: (path: string, args: unknown[], result: unknown) => void, path: readonly string[] = []): T {
   return new Proxy(remote, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof prop === 'symbol' || prop === 'then' || typeof value !== 'function') return value;
-      return (...args: unknown[]) =>
-        Promise.race([(value as (...a: unknown[]) => Promise<unknown>)(...args), dead]).then((result) => {
-          onCall(prop, args, result);
-          return result;
-        });
+      return guarded(value, dead, onCall, [...path, prop]);
+    },
+    apply(target, thisArg, args: unknown[]) {
+      return Promise.race([Reflect.apply(target as (...a: unknown[]) => Promise<unknown>, thisArg, args), dead]).then((result) => {
+        onCall(path.join('.'), args, result);
+        return result;
+      });
     },
   });
 }
@@ -72,7 +77,7 @@ function guarded(remote: Analysis, dead: Promise<never>, onCall: (prop: string, 
 /** The analysis worker, replaced by `start` whenever it is needed. */
 export class AnalysisClient {
   #life: Life | null = null;
-  /** The keys passed to `setKey` this visit, by server (page memory only). */
+  /** The keys passed to `keys.set` this visit, by server (page memory only). */
   readonly #keys = new Map<string, { text: string; remember: boolean }>();
   readonly #hooks: ClientHooks;
   #deaths = 0;
@@ -95,8 +100,8 @@ export class AnalysisClient {
     this.#life?.end('replaced', false);
     const life = this.#spawn();
     this.#life = life;
-    const answer = await life.api.init(this.#hooks.init());
-    for (const [server, k] of [...this.#keys]) await life.api.setKey(server, k.text, k.remember);
+    const answer = await life.api.life.init(this.#hooks.init());
+    for (const [server, k] of [...this.#keys]) await life.api.keys.set(server, k.text, k.remember);
     await life.watch();
     return answer;
   }
@@ -135,7 +140,7 @@ export class AnalysisClient {
     dead.catch(() => undefined);
     const lifeline = new AbortController();
     let over = false;
-    const api = guarded(wrap<AnalysisApi>(worker), dead, (prop, args, result) => this.#journal(prop, args, result));
+    const api = guarded(wrap<AnalysisApi>(worker) as unknown as Analysis, dead, (prop, args, result) => this.#journal(prop, args, result));
     const life: Life = {
       api,
       end: (reason, report) => {
@@ -149,7 +154,7 @@ export class AnalysisClient {
       },
       watch: async () => {
         const name = `mrtr-analysis-${crypto.randomUUID()}`;
-        if (!(await api.lifeline(name)) || !navigator.locks) return;
+        if (!(await api.life.lifeline(name)) || !navigator.locks) return;
         void navigator.locks
           .request(name, { signal: lifeline.signal }, () => life.end('it stopped without reporting an error: closed, or out of memory', true))
           .catch(() => undefined); // aborted: this life was ended by the page
@@ -162,13 +167,14 @@ export class AnalysisClient {
     return life;
   }
 
-  // setKey, as the worker took it: a removal (empty text) forgets the key; an applied one
-  // is kept (even when remembering it failed). A key that could not be read changed nothing
+  // keys.set, as the worker took it: a removal (empty text) forgets the key; an applied one
+  // is kept (a success, or a failure to remember it: `applied`). A key that could not be read changed nothing
   // there, nor here.
-  #journal(prop: string, args: unknown[], result: unknown): void {
-    if (prop !== 'setKey') return;
-    const [server, text, remember] = args as Parameters<AnalysisApi['setKey']>;
-    if (!(result as Awaited<ReturnType<AnalysisApi['setKey']>>).applied) return;
+  #journal(path: string, args: unknown[], result: unknown): void {
+    if (path !== 'keys.set') return;
+    const [server, text, remember] = args as Parameters<AnalysisApi['keys']['set']>;
+    const r = result as Awaited<ReturnType<AnalysisApi['keys']['set']>>;
+    if (!r.ok && !r.error.applied) return;
     if (text === '') this.#keys.delete(server);
     else this.#keys.set(server, { text, remember });
   }

@@ -66,7 +66,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       if (!registered.has(api)) {
         registered.add(api);
         hooks ??= tapHooks(location.origin);
-        await api.consoleTransport(proxy(fetchTransport({ timeoutMs: 60_000, tap: hooks })));
+        await api.console.transport(proxy(fetchTransport({ timeoutMs: 60_000, tap: hooks })));
       }
       return api;
     },

@@ -1,7 +1,7 @@
 // The Console's other tools as page state: edit-and-resend of a captured request (it
 // replaces the stand-in editor), tamper tests, and session replay. The worker parses the
 // draft, sends through the page's fetch, judges and diffs; these classes hold the views.
-import type { DraftChange, DraftError, ReplayView, ResendView, TamperTest, TamperView } from '../../worker/facade.js';
+import type { Answer, DraftChange, DraftError, ReplayView, ResendView, TamperTest, TamperView } from '../../worker/facade.js';
 import type { ConsoleHost } from './console-host.js';
 import { saveText } from './download.js';
 
@@ -49,7 +49,7 @@ export class Resend {
     const ids = this.#ids;
     if (!ids || ids.captured === null) return Promise.resolve();
     return run(this.#host, async (api) => {
-      const text = await api.resendWithId(this.#text, keep ? ids.captured! : ids.fresh);
+      const text = await api.console.resendWithId(this.#text, keep ? ids.captured! : ids.fresh);
       if (text === null) { this.#host.say('Fix the draft first: its body must parse before the id can be changed.'); return; }
       this.#keepId = keep;
       this.setText(text);
@@ -64,8 +64,9 @@ export class Resend {
   /** Opens a captured exchange for editing. */
   edit(exchangeId: string): Promise<void> {
     return run(this.#host, async (api) => {
-      const d = await api.resendDraft(exchangeId);
-      if ('error' in d) { this.#host.say(`Cannot edit: ${d.error}`); return; }
+      const got = await api.console.resendDraft(exchangeId);
+      if (!got.ok) { this.#host.say(`Cannot edit: ${got.error.message}`); return; }
+      const d = got.value;
       this.#draft = { url: d.url, from: d.from, original: d.original };
       this.#ids = d.ids;
       this.#keepId = false;
@@ -85,7 +86,7 @@ export class Resend {
     if (!d) return;
     const ticket = ++this.#ticket;
     void run(this.#host, async (api) => {
-      const c = await api.resendCheck(d.original, text);
+      const c = await api.console.resendCheck(d.original, text);
       if (ticket !== this.#ticket) return;
       this.#error = c.error;
       this.#changes = c.changes;
@@ -102,9 +103,9 @@ export class Resend {
     return run(this.#host, async (api) => {
       const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
       if (!url) return;
-      const r = await api.resend({ ...d, url }, this.#text);
-      if ('error' in r) { this.#error = r.error; return; }
-      this.#result = r;
+      const r = await api.console.resend({ ...d, url }, this.#text);
+      if (!r.ok) { this.#error = r.error; return; }
+      this.#result = r.value;
       await this.#host.filed();
     }).finally(() => { this.#busy = false; });
   }
@@ -171,32 +172,32 @@ export class Tamper {
     this.#source = source;
     this.#other = other ?? null;
     return this.#do('planning', async (api) => this.#take(source.kind === 'step'
-      ? await api.tamperFromStep(source.round, other)
-      : await api.tamperFromCapture(source.roundId, source.retryId, other)));
+      ? await api.tamper.fromStep(source.round, other)
+      : await api.tamper.fromCapture(source.roundId, source.retryId, other)));
   }
   run(test: TamperTest, wait = false): Promise<void> {
     if (wait) {
       // The scheduled re-send waits in the worker; the list shows it waiting meanwhile.
       const v = this.#view;
       if (v) this.#view = { ...v, tests: v.tests.map((t) => (t.test === test ? { ...t, state: 'waiting' } : t)) };
-      return run(this.#host, async (api) => { this.#view = await api.tamperRun(test, true); await this.#host.filed(); });
+      return run(this.#host, async (api) => { this.#view = await api.tamper.run(test, true); await this.#host.filed(); });
     }
-    return this.#do(test, async (api) => { this.#view = await api.tamperRun(test); });
+    return this.#do(test, async (api) => { this.#view = await api.tamper.run(test); });
   }
   runAll(): Promise<void> {
-    return this.#do('all', async (api) => { this.#view = await api.tamperRunAll(); });
+    return this.#do('all', async (api) => { this.#view = await api.tamper.runAll(); });
   }
   exportReport(format: 'json' | 'md'): Promise<void> {
     return run(this.#host, async (api) => {
-      const r = await api.tamperExport(format);
+      const r = await api.tamper.export(format);
       if (r) saveText(r.text, r.fileName, format === 'json' ? 'application/json' : 'text/markdown');
     });
   }
 
-  #take(v: TamperView | { error: string }): void {
-    if ('error' in v) { this.#error = v.error; return; }
+  #take(v: Answer<TamperView>): void {
+    if (!v.ok) { this.#error = v.error.message; return; }
     this.#error = null;
-    this.#view = v;
+    this.#view = v.value;
   }
 
   async #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
@@ -243,7 +244,7 @@ export class Replay {
   /** Fills the ignore list with the defaults (ids, tokens, timestamps) once. */
   async loadDefaults(): Promise<void> {
     if (this.#ignore !== '') return;
-    await run(this.#host, async (api) => { this.#ignore = (await api.replayDefaults()).join('\n'); });
+    await run(this.#host, async (api) => { this.#ignore = (await api.replay.defaults()).join('\n'); });
   }
 
   /** Replays the session on screen (or its filtered view) against the target. */
@@ -256,7 +257,7 @@ export class Replay {
         if (!target) return;
         const ignore = this.#ignore.split('\n').map((s) => s.trim()).filter(Boolean);
         const opts: { target: string; ignore: string[]; filter?: string; sendCredentials: boolean } = { target, ignore, sendCredentials: this.#sendCredentials, ...(this.#filtered && filter.trim() ? { filter } : {}) };
-        const got = await api.replay(session, opts);
+        const got = await api.replay.run(session, opts);
         if (!got.ok) { this.#host.say(got.error.message); return; }
         this.#view = got.value;
         this.#source = session;

@@ -66,7 +66,7 @@ export class ConsoleState {
       const endpoint = await this.#host.endpoint(this.#url, this.#viaRelay);
       if (!endpoint) return;
       this.#endpoint = endpoint;
-      this.#catalog = await api.consoleCatalog(endpoint, $state.snapshot(this.#setup));
+      this.#catalog = await api.console.catalog(endpoint, $state.snapshot(this.#setup));
       const first = this.#catalog.tools[0];
       if (first && !this.#target) this.choose({ method: 'tools/call', name: first.name });
     });
@@ -94,30 +94,30 @@ export class ConsoleState {
   async start(): Promise<void> {
     await this.#call('calling', async (api, spec) => {
       this.#fork = null;
-      this.#step = await api.consoleStart(spec);
+      this.#step = await api.console.start(spec);
     });
   }
 
   /** Calls the tool as a task (the tasks extension declared in this request's clientCapabilities). */
   async startTask(): Promise<void> {
-    await this.#call('calling as a task', async (api, spec) => { this.#task = await api.consoleTaskStart(spec); });
+    await this.#call('calling as a task', async (api, spec) => { this.#task = await api.tasks.start(spec); });
   }
   /** One poll, or polls until the task asks for input or ends. */
   taskPoll(untilSettled: boolean): Promise<void> {
-    return this.#run('polling', async (api) => { this.#task = await api.consoleTaskPoll(untilSettled); });
+    return this.#run('polling', async (api) => { this.#task = await api.tasks.poll(untilSettled); });
   }
   taskAnswer(key: string, response: Record<string, unknown>): Promise<void> {
-    return this.#run(null, async (api) => { this.#task = await api.consoleTaskAnswer(key, response); });
+    return this.#run(null, async (api) => { this.#task = await api.tasks.answer(key, response); });
   }
   /** Sends the answers given so far in one tasks/update. */
   taskSubmit(): Promise<void> {
-    return this.#run('updating', async (api) => { this.#task = await api.consoleTaskSubmit(); });
+    return this.#run('updating', async (api) => { this.#task = await api.tasks.submit(); });
   }
   taskCancel(): Promise<void> {
-    return this.#run('cancelling', async (api) => { this.#task = await api.consoleTaskCancel(); });
+    return this.#run('cancelling', async (api) => { this.#task = await api.tasks.cancel(); });
   }
   taskKeyTest(kind: 'twice' | 'unknown' | 'reuse'): Promise<void> {
-    return this.#run('key test', async (api) => { this.#task = await api.consoleTaskKeyTest(kind); });
+    return this.#run('key test', async (api) => { this.#task = await api.tasks.keyTest(kind); });
   }
 
   // The call as the form and target stand: shared by a plain call and a call as a task.
@@ -136,28 +136,28 @@ export class ConsoleState {
   }
 
   answer(key: string, response: Record<string, unknown>): Promise<void> {
-    return this.#run(null, async (api) => { this.#step = await api.consoleAnswer(key, response); });
+    return this.#run(null, async (api) => { this.#step = await api.console.answer(key, response); });
   }
   editPreview(text: string): Promise<void> {
-    return this.#run(null, async (api) => { this.#step = await api.consoleEditPreview(text); });
+    return this.#run(null, async (api) => { this.#step = await api.console.editPreview(text); });
   }
   /** Sends the previewed retry (Ctrl+Enter). */
   send(): Promise<void> {
     if (!this.#step?.preview) return Promise.resolve();
-    return this.#run('sending', async (api) => { this.#step = await api.consoleSend(); });
+    return this.#run('sending', async (api) => { this.#step = await api.console.send(); });
   }
   setAuto(on: boolean): Promise<void> {
-    return this.#run(null, async (api) => { this.#step = await api.consoleAuto(on); });
+    return this.#run(null, async (api) => { this.#step = await api.console.auto(on); });
   }
   /** Forgets the answers auto mode remembered (this visit's, and those kept across reloads). */
   forgetAnswers(): Promise<void> {
-    return this.#run(null, async (api) => { this.#step = await api.consoleForgetAnswers(); });
+    return this.#run(null, async (api) => { this.#step = await api.console.forgetAnswers(); });
   }
 
   /** Opens the fork editor on retry `round`: its questions, pre-filled with what it sent. */
   openFork(round: number): Promise<void> {
     return this.#run(null, async (api) => {
-      const questions = await api.consoleForkQuestions(round);
+      const questions = await api.console.forkQuestions(round);
       const answers: Record<string, Record<string, unknown>> = {};
       for (const q of questions) if (q.answer) answers[q.key] = q.answer;
       this.#fork = { round, questions, answers };
@@ -171,7 +171,7 @@ export class ConsoleState {
     const f = this.#fork;
     if (!f) return Promise.resolve();
     return this.#run('forking', async (api) => {
-      this.#step = await api.consoleFork(f.round, f.answers);
+      this.#step = await api.console.fork(f.round, f.answers);
       // A refused fork (e.g. an invalid roots list) comes back with a message: keep the editor open to fix it.
       if (this.#step.message === undefined) this.#fork = null;
     });
@@ -188,7 +188,7 @@ export class ConsoleState {
     }
     const form = this.tool?.form;
     if (!form) return this.#target?.method === 'prompts/get' ? Object.fromEntries(Object.entries(this.#values).filter(([, v]) => typeof v === 'string' && v !== '')) : {};
-    const check = await api.consoleCheckForm(form, $state.snapshot(this.#values));
+    const check = await api.console.checkForm(form, $state.snapshot(this.#values));
     this.#argErrors = check.errors;
     return check.ok ? check.content : null;
   }

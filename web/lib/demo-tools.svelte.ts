@@ -14,10 +14,16 @@ function stored(): string | null {
 }
 
 export class DemoTools {
+  /** Reads the names out of the answer's body (the analysis worker does). */
+  readonly #read: (body: string) => Promise<string[]>;
   #chosen = $state(stored() ?? DEMO_TOOL);
   #names = $state.raw<string[] | null>(null);
   #error = $state<string | null>(null);
   #loading: Promise<void> | null = null;
+
+  constructor(read: (body: string) => Promise<string[]>) {
+    this.#read = read;
+  }
 
   /** The tool "Call" sends. */
   get chosen(): string { return this.#chosen; }
@@ -28,7 +34,7 @@ export class DemoTools {
 
   /** Lists the demo's tools, once (a failed attempt may be tried again). */
   load(): Promise<void> {
-    this.#loading ??= listTools(DEMO_ENDPOINT).then((r) => {
+    this.#loading ??= listTools(DEMO_ENDPOINT, this.#read).then((r) => {
       if ('names' in r) {
         this.#names = r.names;
         this.#error = null;

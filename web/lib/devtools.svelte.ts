@@ -63,8 +63,8 @@ export class Devtools {
   async loadStatic(): Promise<void> {
     const api = this.#api();
     if (!api) return;
-    this.#rules = await api.rules();
-    this.#keys = await api.keys();
+    this.#rules = await api.findings.rules();
+    this.#keys = await api.keys.list();
   }
 
   setKeys(keys: KeyInfo[]): void { this.#keys = keys; }
@@ -194,7 +194,7 @@ export class Devtools {
     const ticket = ++this.#tickets.list;
     // Only the rows that changed since our copy, when the worker can tell (list-update.ts).
     const held = this.#listOf?.session === session && this.#listOf.filter === this.#filter ? this.#listOf : null;
-    const got = await api.conversationsSince(session, this.#filter, held?.epoch ?? null);
+    const got = await api.sessions.conversationsSince(session, this.#filter, held?.epoch ?? null);
     if (ticket !== this.#tickets.list) return;
     if (!got.ok) {
       this.#error = got.error.message;
@@ -218,7 +218,7 @@ export class Devtools {
     const session = this.#session();
     if (!api || !session) return;
     const ticket = ++this.#tickets.thread;
-    const got = await api.conversation(session, id);
+    const got = await api.sessions.conversation(session, id);
     if (ticket !== this.#tickets.thread) return;
     if (!got.ok) {
       this.#error = got.error.message;
@@ -242,7 +242,7 @@ export class Devtools {
     const session = this.#session();
     if (!api || !session) return;
     const ticket = ++this.#tickets.exchange;
-    const got = await api.exchangeView(session, id, full);
+    const got = await api.sessions.exchangeView(session, id, full);
     if (ticket !== this.#tickets.exchange) return;
     if (got.ok) this.#exchange = got.value;
     else this.#error = got.error.message;

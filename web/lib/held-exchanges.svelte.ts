@@ -54,7 +54,7 @@ export class HeldExchanges {
     this.#records.set(record.id, record);
     this.#error = error;
     this.#sync();
-    void this.#deps.api()?.holdUnsaved([record]).catch(() => undefined); // a dead worker gets them on restart
+    void this.#deps.api()?.capture.hold([record]).catch(() => undefined); // a dead worker gets them on restart
   }
 
   /**
@@ -69,13 +69,13 @@ export class HeldExchanges {
     if (!stored || this.#records.get(id) !== have || supersedes(asRecord(have), stored)) return;
     this.#records.delete(id);
     this.#sync();
-    await this.#deps.api()?.releaseUnsaved(have.session, [id]).catch(() => undefined);
+    await this.#deps.api()?.capture.release(have.session, [id]).catch(() => undefined);
     await this.#deps.refresh();
   }
 
   /** Hands everything held to a (new) analysis worker. */
   async resend(api: Analysis): Promise<void> {
-    if (this.#records.size) await api.holdUnsaved([...this.#records.values()]);
+    if (this.#records.size) await api.capture.hold([...this.#records.values()]);
   }
 
   /** Forgets what is held for a session the user cleared. */
@@ -84,7 +84,7 @@ export class HeldExchanges {
     if (!ids.length) return;
     for (const id of ids) this.#records.delete(id);
     this.#sync();
-    await this.#deps.api()?.releaseUnsaved(session, ids).catch(() => undefined); // a restarted worker has none
+    await this.#deps.api()?.capture.release(session, ids).catch(() => undefined); // a restarted worker has none
   }
 
   /** "Retry saving": writes everything held; what was written leaves memory. */
@@ -100,7 +100,7 @@ export class HeldExchanges {
         for (const id of written) this.#records.delete(id);
         this.#sync();
         // A restarted worker reads them from storage anyway: a dead one is no failure here.
-        await this.#deps.api()?.releaseUnsaved(session, written).catch(() => undefined);
+        await this.#deps.api()?.capture.release(session, written).catch(() => undefined);
       }
       this.#retryError = null;
       return true;
@@ -118,7 +118,7 @@ export class HeldExchanges {
     const api = this.#deps.api();
     if (!api) return this.#deps.say('The analysis worker is restarting; try Export again in a moment.');
     for (const session of this.#bySession().keys()) {
-      const got = await api.exportCapture(session, { format: 'jsonl', name: this.#deps.nameOf(session) });
+      const got = await api.transfer.exportCapture(session, { format: 'jsonl', name: this.#deps.nameOf(session) });
       if (!got.ok) this.#deps.say(`Export failed: ${got.error.message}`);
       else saveText(got.value.text, got.value.fileName, 'application/x-ndjson');
     }

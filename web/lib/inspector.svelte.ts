@@ -4,7 +4,7 @@
 //
 // Capture sessions belong to the analysis worker: it hears the service worker's notices,
 // runs the relay feed and stores the Console's sends, then tells this page which sessions
-// changed (`watchCapture`). The page only re-reads the view on screen: one refresh at a
+// changed (`capture.watch`). The page only re-reads the view on screen: one refresh at a
 // time, and a change during a refresh schedules exactly one more. From the capture channel
 // it takes only what it keeps itself: exchanges storage refused (`held`) and storage errors.
 //
@@ -14,7 +14,7 @@
 // waiting on the dead worker reject with AnalysisWorkerDied; they are dropped here, since
 // the rebuild re-reads everything.
 import { proxy } from 'comlink';
-import type { ExchangeSummary, ImportAnswer, SessionInfo } from '../../worker/facade.js';
+import type { ExchangeSummary, Imported, SessionInfo } from '../../worker/facade.js';
 import { CaptureStore, StorageError, type TargetRecord } from '../../worker/storage/index.js';
 import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
@@ -67,7 +67,7 @@ export class Inspector {
   readonly view = new Devtools(() => this.#analysis.api, () => this.#viewing);
   readonly transfer = new Transfer(this);
   /** The demo tool the toolbar calls, and the menu to choose it. */
-  readonly demoTools = new DemoTools();
+  readonly demoTools = new DemoTools(async (body) => (await this.#analysis.api?.console.toolNames(body)) ?? []);
   readonly held = new HeldExchanges({
     store: this.#store,
     api: () => this.#analysis.api,
@@ -144,13 +144,13 @@ export class Inspector {
 
   // The worker tells us which sessions changed once it holds the change.
   async #watchCapture(api: Analysis | null): Promise<void> {
-    await api?.watchCapture(proxy((sessions: string[]) => {
+    await api?.capture.watch(proxy((sessions: string[]) => {
       if (this.#viewing !== null && sessions.includes(this.#viewing)) void this.refresh();
     }));
   }
 
   async loadSessions(): Promise<void> {
-    const got = await this.#analysis.api?.sessions();
+    const got = await this.#analysis.api?.sessions.list();
     if (got?.ok) this.#sessions = got.value;
     else if (got) this.say(got.error.message);
   }
@@ -170,7 +170,7 @@ export class Inspector {
    */
   async showExchange(session: string, id: string): Promise<void> {
     await this.viewSession(session);
-    const got = await this.#analysis.api?.placeOfExchange(session, id);
+    const got = await this.#analysis.api?.sessions.placeOfExchange(session, id);
     if (!got?.ok || !got.value || this.#viewing !== session) return;
     this.view.reveal(got.value.conversation, got.value.round);
   }
@@ -253,7 +253,7 @@ export class Inspector {
     const id = this.#viewing;
     await this.#guard(async () => {
       await this.#store.clearExchanges(id);
-      api.forget(id);
+      api.sessions.forget(id);
       await this.held.drop(id);
       this.view.reset();
       this.#exchanges = [];
@@ -271,7 +271,7 @@ export class Inspector {
   }
 
   /** Shows the outcome of an import. */
-  reportImport(a: Extract<ImportAnswer, { ok: true }>, fileName: string): void {
+  reportImport(a: Imported, fileName: string): void {
     const skipped = a.skipped.length ? `; skipped ${a.skipped.length}: ${a.skipped.slice(0, 3).map((s) => `${s.where} (${s.message})`).join('; ')}` : '';
     this.say(`Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`, a.skipped.length ? 'warning' : 'success');
   }
@@ -300,7 +300,7 @@ export class Inspector {
     const api = this.#analysis.api;
     const session = this.#viewing;
     if (!api || !session) return;
-    const ex = await api.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
+    const ex = await api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
     if (ex.ok) this.#exchanges = ex.value.items;
     else this.say(ex.error.message);
     await this.view.reload();

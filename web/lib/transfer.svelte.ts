@@ -8,8 +8,9 @@
 // first batch is stored, and re-reads the lists at the end. Cancel keeps what was stored
 // (the worker names the session "(first N, cancelled)") and says so.
 import { proxy } from 'comlink';
-import type { Inspector } from './inspector.svelte.js';
-import type { ImportProgress } from '../../worker/view/import-api.js';
+import type { Imported, ImportProgress, KeyInfo, SessionInfo } from '../../worker/facade.js';
+import type { Analysis } from './analysis-client.js';
+import type { NoticeKind } from './notices.svelte.js';
 import { saveText } from './download.js';
 
 /** A file that could not be imported whole, waiting for the user's answer. */
@@ -23,15 +24,28 @@ export interface PartialImport {
 
 export type ExportScope = 'session' | 'filtered';
 
+/** What the transfer state needs of the page (the Inspector passes itself); typed here so the two modules do not import each other. */
+export interface TransferHost {
+  readonly api: Analysis | null;
+  readonly session: SessionInfo | null;
+  readonly viewing: string | null;
+  readonly view: { readonly filter: string; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
+  say(message: string, kind?: NoticeKind): void;
+  reportImport(a: Imported, fileName: string): void;
+  loadSessions(): Promise<void>;
+  refresh(): Promise<void>;
+  showNewSession(s: SessionInfo): Promise<void>;
+}
+
 export class Transfer {
   #partial = $state.raw<PartialImport | null>(null);
   #busy = $state(false);
   #copied = $state.raw<{ kind: string; text: string } | null>(null);
   #keyError = $state<string | null>(null);
   #progress = $state.raw<(ImportProgress & { fileName: string; job: string }) | null>(null);
-  readonly #app: Inspector;
+  readonly #app: TransferHost;
 
-  constructor(app: Inspector) {
+  constructor(app: TransferHost) {
     this.#app = app;
   }
 
@@ -45,7 +59,7 @@ export class Transfer {
   /** Stops the import under way; what was stored is kept (see the header). */
   cancelImport(): void {
     const p = this.#progress;
-    if (p) void this.#app.api?.cancelImport(p.job);
+    if (p) void this.#app.api?.transfer.cancelImport(p.job);
   }
 
   /** Imports a HAR or JSONL file into a new session and shows it. */
@@ -89,18 +103,14 @@ export class Transfer {
         void this.#app.showNewSession(p.session);
       }
     };
-    let got: Awaited<ReturnType<typeof api.importStream>>;
+    let got: Awaited<ReturnType<typeof api.transfer.importStream>>;
     try {
-      got = await api.importStream(job, file, fileName, allowPartial, proxy(onProgress));
+      got = await api.transfer.importStream(job, file, fileName, allowPartial, proxy(onProgress));
     } finally {
       this.#progress = null;
     }
-    if (!got.ok) {
-      this.#app.say(`Import failed: ${got.error.message}`, 'error');
-      return;
-    }
-    const a = got.value;
-    if (a.ok) {
+    if (got.ok) {
+      const a = got.value;
       if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`, 'info');
       else this.#app.reportImport(a, fileName);
       if (shown === a.session.id && this.#app.viewing === shown) {
@@ -111,8 +121,13 @@ export class Transfer {
       }
       return;
     }
-    if (a.cancelled) {
+    const a = got.error;
+    if (a.kind === 'cancelled') {
       this.#app.say(`Import of ${fileName} cancelled; nothing was stored.`, 'info');
+      return;
+    }
+    if (a.kind !== 'refused') {
+      this.#app.say(`Import failed: ${a.message}`, 'error');
       return;
     }
     if (a.readable !== null && a.readable > 0) {
@@ -128,7 +143,7 @@ export class Transfer {
     const s = this.#app.session;
     if (!api || !s) return;
     const filter = scope === 'filtered' ? this.#app.view.filter : '';
-    const got = await api.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
+    const got = await api.transfer.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
   }
@@ -137,7 +152,7 @@ export class Transfer {
     const api = this.#app.api;
     const s = this.#app.session;
     if (!api || !s) return;
-    const got = await api.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
+    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
@@ -147,7 +162,7 @@ export class Transfer {
     const api = this.#app.api;
     const s = this.#app.viewing;
     if (!api || !s) return;
-    const got = await api.copyAs(s, exchangeId, kind);
+    const got = await api.transfer.copyAs(s, exchangeId, kind);
     if (!got.ok) return this.#app.say(got.error.message);
     if (got.value === null) return;
     this.#copied = { kind: kind === 'curl' ? 'cURL' : 'fetch', text: got.value };
@@ -164,9 +179,9 @@ export class Transfer {
   async setKey(server: string, text: string, remember: boolean): Promise<boolean> {
     const api = this.#app.api;
     if (!api) return false;
-    const r = await api.setKey(server, text, remember);
-    this.#app.view.setKeys(r.keys);
-    this.#keyError = r.ok ? null : (r.error ?? 'The key was not accepted.');
+    const r = await api.keys.set(server, text, remember);
+    this.#app.view.setKeys(r.ok ? r.value : r.error.keys);
+    this.#keyError = r.ok ? null : r.error.message;
     await this.#app.view.reload();
     return r.ok;
   }

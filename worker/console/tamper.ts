@@ -250,6 +250,3 @@ function judgeParallel(rs: readonly ConsoleResponse[], ids: JsonRpcId[], asked: 
 function notRun(test: TamperTest, why: string): TamperResult {
   return { test, label: LABELS[test], status: 'not-run', detail: why };
 }
-
-/** The exported report (defined with runAllTamperTests), re-exported for importers of this module. */
-export type { TamperReport } from './tamper-report.js';

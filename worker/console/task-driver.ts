@@ -12,45 +12,13 @@ import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js
 import { toHttp } from './request.js';
 import { buildTaskRequest, isTerminalStatus, readTask, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
 import type { BuiltRequest, ConsoleRequest, InputRequest, RoundReading, Transport } from './types.js';
-import { runKeyTest, type KeyTestKind, type KeyTestOutcome } from './task-key-tests.js';
+import { runKeyTest } from './task-key-tests.js';
+import type { KeyTestKind, KeyTestOutcome, TaskDriverState, TaskSend } from './task-state.js';
 
 /** Polling interval when the task names none. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
-/** One request the driver sent and what came back. */
-export interface TaskSend {
-  kind: 'call' | 'get' | 'update' | 'cancel' | 'key-test';
-  id: JsonRpcId;
-  request: ConsoleRequest;
-  reading: RoundReading;
-  record: ExchangeRecord;
-}
-
-/** Where the task stands, as the Console shows it (plain data; a new object after every change). */
-export interface TaskDriverState {
-  /** `running`: a task exists and is not terminal; `done`: terminal; `not-task`: the call did not create one. */
-  phase: 'idle' | 'sending' | 'running' | 'done' | 'not-task';
-  taskId: string | null;
-  status: TaskStatus | null;
-  statusMessage?: string;
-  pollIntervalMs: number | null;
-  /** Status changes in order, each with the polls that reported it. */
-  timeline: { status: TaskStatus; polls: number }[];
-  polls: number;
-  /** Requests the task is waiting for that the Console has not answered. */
-  outstanding: Record<string, InputRequest>;
-  /** Every key answered over the lifetime, with the answer delivered. */
-  answered: Record<string, Record<string, unknown>>;
-  /** Answers given in the Console, not sent yet. */
-  staged: Record<string, Record<string, unknown>>;
-  /** Keys the server re-issued for a different request after their answer was delivered. */
-  reusedKeys: string[];
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-  sends: TaskSend[];
-  keyTests: KeyTestOutcome[];
-  message?: string;
-}
+export type { TaskDriverState, TaskSend } from './task-state.js';
 
 /** How a driver is set up. */
 export interface TaskDriverOptions {

@@ -4,21 +4,10 @@
 // and says whether the task ignored it (its status and open questions unchanged), took it,
 // or refused the update with an error.
 import { asObject } from '../decode/meta.js';
-import type { TaskDriverState, TaskSend } from './task-driver.js';
+import type { KeyTestKind, KeyTestOutcome, TaskDriverState, TaskSend } from './task-state.js';
+
+export type { KeyTestKind, KeyTestOutcome } from './task-state.js';
 import type { RoundReading } from './types.js';
-
-export type KeyTestKind = 'twice' | 'unknown' | 'reuse';
-
-/** What one key test sent and what the server did with it. */
-export interface KeyTestOutcome {
-  kind: KeyTestKind;
-  key: string;
-  /** `ignored` is what the extension asks of servers; `skipped` means the task was not in a state to test. */
-  verdict: 'ignored' | 'accepted' | 'refused' | 'failed' | 'skipped';
-  detail: string;
-  /** The inputResponses the test sent. */
-  sent?: Record<string, unknown>;
-}
 
 /** What a key test needs from its driver. */
 export interface KeyTestContext {

@@ -1,17 +1,14 @@
 // Reads the tool names out of a `tools/list` answer, sent as JSON or as an event stream.
-// Used by the page's demo-tool menu; a body it cannot read gives no names, never an error.
+// Asked by the page's demo-tool menu through the worker; a body it cannot read gives no
+// names, never an error.
+import { parseEventStreamText } from '../capture/event-stream.js';
 import { asObject, own } from './meta.js';
 
-// The JSON texts of a body: the body itself, or each event's data lines joined.
+// The JSON texts of a body: the body itself, or each event's data.
 function texts(body: string): string[] {
   const trimmed = body.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) return [trimmed];
-  const out: string[] = [];
-  for (const event of body.split(/\r?\n\r?\n/)) {
-    const data = event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, ''));
-    if (data.length) out.push(data.join('\n'));
-  }
-  return out;
+  return parseEventStreamText(body, 0).events.map((e) => e.data);
 }
 
 /** The names in a `tools/list` result (in the server's order), or [] when the body holds none. */

@@ -8,7 +8,7 @@ import type { ReportInput } from './json.js';
 import { summarize } from './json.js';
 import { terminalSafe as safe } from './terminal-safe.js';
 import { groupFindings, type FindingGroup } from './group-findings.js';
-import { serverOf } from '../view/keyring.js';
+import { serverOf } from '../tokens/server-of.js';
 
 const SYMBOL: Record<Severity, string> = { error: '✖', warning: '▲', info: 'ℹ' };
 const COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };

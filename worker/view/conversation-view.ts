@@ -7,21 +7,16 @@ import { diffRounds } from '../diff/round-diff.js';
 import { asObject, own } from '../decode/meta.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, RpcMessage, TokenReading } from '../protocol.js';
 import { ALL_RULES } from '../lint/rules/index.js';
-import { inspectToken, readToken } from '../tokens/index.js';
-import type { Keyring } from './keyring.js';
+import { inspectToken, readToken, type TokenKey } from '../tokens/index.js';
+import type { AnalysisIndex } from './analysis-index.js';
 import { taskCardView } from './task-card.js';
-import { serverOf } from './keyring.js';
+import { serverOf } from '../tokens/server-of.js';
 import type { ConversationView, FindingView, InputRequestView, LegacyView, RoundView, TokenView } from './types.js';
 
 const RULES = new Map(ALL_RULES.map((r) => [r.id, r]));
 const TOKEN_TEXT_MAX = 4096;
 
-/** Index of an analysis by exchange seq, and its findings by conversation (a live session
- *  answers both from its engine, without building maps). */
-export interface AnalysisIndex {
-  bySeq: { get(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined };
-  findingsByConversation: { get(id: string): Finding[] | undefined };
-}
+export type { AnalysisIndex } from './analysis-index.js';
 
 export function indexAnalysis(a: Pick<Analysis, 'records' | 'decoded' | 'findings'>): AnalysisIndex {
   const bySeq = new Map<number, { record: ExchangeRecord; decoded: DecodedExchange }>();
@@ -42,11 +37,18 @@ export function findingView(f: Finding): FindingView {
   return { ...f, title: r?.title ?? f.rule, tier: r?.tier ?? null };
 }
 
+/** What a TokenReader needs of the worker's keyring (services/keyring.ts): the view only reads it. */
+export interface KeySource {
+  readonly version: number;
+  has(server: string): boolean;
+  keysFor(server: string): TokenKey[];
+}
+
 /** Reads tokens with the key of the server that minted them; cached per keyring version. */
 export class TokenReader {
   #cache = new Map<string, Promise<TokenReading>>();
   #version = -1;
-  constructor(readonly keyring: Keyring) {}
+  constructor(readonly keyring: KeySource) {}
 
   read(server: string, token: string): Promise<TokenReading> {
     if (this.#version !== this.keyring.version) {

@@ -3,7 +3,7 @@
 // the rest stay one entry each. Pure, so the CLI's grouping and the page's cannot drift.
 import type { Conversation, Finding, Severity } from '../protocol.js';
 import { groupFindings } from '../report/group-findings.js';
-import { serverOf } from './keyring.js';
+import { serverOf } from '../tokens/server-of.js';
 
 /** Where one finding occurred: its exchange (seq and id) and its conversation. */
 export interface FindingOccurrence {

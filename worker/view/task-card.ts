@@ -4,7 +4,7 @@
 import type { Conversation } from '../protocol.js';
 import { taskLedger, type TaskEvent } from '../thread/task-ledger.js';
 import { taskFields } from '../decode/task.js';
-import type { AnalysisIndex } from './conversation-view.js';
+import type { AnalysisIndex } from './analysis-index.js';
 import type { TaskCardView, TaskKeyView, TaskStatusView } from './types.js';
 
 /** The card of a conversation holding a task; null for any other. */

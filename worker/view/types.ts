@@ -3,7 +3,7 @@
 // types only and never parses traffic itself.
 import type { ClauseText } from '../lint/clause-text.js';
 import type { RoundDiff } from '../diff/round-diff.js';
-import type { StorageErrorInfo } from '../storage/index.js';
+import type { Answer, ErrorInfo } from '../protocol.js';
 import type {
   ConversationStatus, Era, ExchangeState, Finding, JsonRpcId, MessageStream, OriginKind, RoundLink, RoundOutcome, Severity, TaskStep, TokenReading,
 } from '../protocol.js';
@@ -315,9 +315,37 @@ export interface SessionInfo {
   capturing: boolean;
 }
 
-export type ImportAnswer =
-  | { ok: true; session: SessionInfo; count: number; skipped: { where: string; message: string }[]; notes: string[] }
-  | { ok: false; message: string; where: string; skipped: { where: string; message: string }[]; readable: number | null };
+/** A file read into a new session; `cancelled` when the user stopped it and what was stored so far was kept. */
+export interface Imported {
+  session: SessionInfo;
+  count: number;
+  skipped: { where: string; message: string }[];
+  notes: string[];
+  cancelled?: true;
+}
+
+/**
+ * A file refused (`refused`): where it went wrong, what was skipped, and how many entries are
+ * readable, so the page can ask "import the readable part?"; or an import cancelled before
+ * anything was stored (`cancelled`).
+ */
+export interface ImportRefusal {
+  kind: 'refused' | 'cancelled';
+  message: string;
+  where: string;
+  skipped: { where: string; message: string }[];
+  readable: number | null;
+}
+
+/** An import's answer: a refusal of the file, or storage's failure. */
+export type ImportAnswer = Answer<Imported, ImportRefusal | ErrorInfo>;
+
+/** A key that was not (fully) taken: unreadable (`applied` false), or set for this visit but not remembered. */
+export interface KeyError extends ErrorInfo {
+  /** Whether the key is in use now. */
+  applied: boolean;
+  keys: KeyInfo[];
+}
 
 export interface KeyInfo {
   server: string;
@@ -326,5 +354,4 @@ export interface KeyInfo {
   builtIn: boolean;
 }
 
-/** Failures the page shows (storage problems); anything else thrown is a bug. */
-export type Answer<T> = { ok: true; value: T } | { ok: false; error: StorageErrorInfo };
+export type { Answer, ErrorInfo, ErrorKind } from '../protocol.js';

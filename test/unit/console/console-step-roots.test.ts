@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateRoots } from '../../../worker/console/answers.js';
 import { fetchTransport } from '../../../worker/console/transport.js';
-import { ConsoleStep } from '../../../worker/view/console-step.js';
+import { ConsoleStep } from '../../../worker/services/console-step.js';
 import type { CallSpec } from '../../../worker/view/console-types.js';
 import { serveDemo, type Running } from './servers.js';
 

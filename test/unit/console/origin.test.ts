@@ -15,7 +15,9 @@ import { fetchTransport } from '../../../worker/console/transport.js';
 import type { SendLink, Transport } from '../../../worker/console/types.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import type { CaptureStore, StoredExchange } from '../../../worker/storage/index.js';
-import { createConsoleApi } from '../../../worker/view/console-api.js';
+import { createConsoleLink } from '../../../worker/services/console-link.js';
+import { createConsoleService } from '../../../worker/services/console.js';
+import { ConsoleStep } from '../../../worker/services/console-step.js';
 import { serveDemo, toolCall, type Running } from './servers.js';
 
 const accept = (content: Record<string, unknown>) => elicitResult('accept', content);
@@ -112,13 +114,11 @@ describe('Console origins', () => {
       },
       async getExchange(id: string) { return stored.get(id); },
     } as unknown as CaptureStore;
-    const api = createConsoleApi({
-      store, sessions: new Map(), builtOf: () => { throw new Error('not used'); }, guard: async (fn) => ({ ok: true, value: await fn() }) as never,
-      safeName: (n) => n, apply: async () => {},
-    });
+    const link = createConsoleLink({ store, apply: async () => {} });
+    const api = createConsoleService({ store, link, step: new ConsoleStep(link.keep) });
     const { send, links } = recording();
-    api.consoleTransport(send);
-    await api.consoleCatalog(demo.url, { toggles: { elicitationForm: true }, clientInfo: { name: 'origin-test', version: '1' } });
+    api.transport(send);
+    await api.catalog(demo.url, { toggles: { elicitationForm: true }, clientInfo: { name: 'origin-test', version: '1' } });
     const records = [...stored.values()];
     expect(records.length).toBeGreaterThanOrEqual(3);
     expect(new Set(origins(records))).toEqual(new Set(['discovery']));

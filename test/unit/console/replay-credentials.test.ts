@@ -6,7 +6,7 @@ import { importCapture } from '../../../worker/capture/index.js';
 import { planReplay, replayHeaders, runReplay } from '../../../worker/console/replay.js';
 import { replayJson, replayJunit, replayText } from '../../../worker/console/replay-report.js';
 import { fetchTransport } from '../../../worker/console/transport.js';
-import { replaySession } from '../../../worker/view/console-runs.js';
+import { replaySession } from '../../../worker/services/console-runs.js';
 import { API_KEY, AUTH, credentialedHar, serveRecordingDemo, type RecordingServer } from './servers.js';
 
 const AUTO = 'test/fixtures/sdk/sdk-v2-auto.har';

@@ -1,4 +1,4 @@
-// Every Console send is stored exactly once (worker/view/console-api.ts), with no waiting.
+// Every Console send is stored exactly once (worker/services/console-link.ts), with no waiting.
 // The page and its service worker are stood in for: a transport that sends to the embedded
 // demo over Node's fetch and, when "tapping", fills in the send's pending record as the tap
 // would (storage fillExchange). Tapped: the worker saves the pending record, the tap fills
@@ -12,8 +12,12 @@ import { importCapture } from '../../../worker/capture/index.js';
 import { consoleRecord, DEFAULT_IGNORE, elicitResult, fetchTransport, type Transport } from '../../../worker/console/index.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { isFinal, supersedes, type CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
-import { CaptureOwner } from '../../../worker/view/capture-owner.js';
-import { createConsoleApi } from '../../../worker/view/console-api.js';
+import { CaptureOwner } from '../../../worker/services/capture-owner.js';
+import { createConsoleLink } from '../../../worker/services/console-link.js';
+import { ConsoleStep } from '../../../worker/services/console-step.js';
+import { createConsoleService } from '../../../worker/services/console.js';
+import { createReplayService } from '../../../worker/services/replay.js';
+import { createTamperService } from '../../../worker/services/tamper.js';
 import { SessionModel } from '../../../worker/view/session-model.js';
 import { serveDemo, type Running } from './servers.js';
 
@@ -97,13 +101,14 @@ function harness(mode: Mode) {
   const recorded = new SessionModel(imported.exchanges.map((r) => ({ ...r, session: 'imported' })));
   const models = new Map<string, Promise<SessionModel>>([['capture', Promise.resolve(new SessionModel())], ['imported', Promise.resolve(recorded)]]);
   const owner = new CaptureOwner({ store: db.store, sessions: models, analyseSoon: () => undefined });
-  const api = createConsoleApi({
-    store: db.store, sessions: models, safeName: (n) => n,
-    builtOf: async (s) => (await models.get(s)!).built(() => [], 0),
-    guard: async (fn) => ({ ok: true, value: await fn() }),
-    apply: (records) => owner.apply(records),
-  });
-  api.consoleTransport(page);
+  const link = createConsoleLink({ store: db.store, apply: (records) => owner.apply(records) });
+  const ctx = {
+    store: db.store, link, step: new ConsoleStep(link.keep),
+    builtOf: async (s: string) => (await models.get(s)!).built(() => [], 0),
+    guard: async <T>(fn: () => Promise<T>) => ({ ok: true as const, value: await fn() }),
+  };
+  const api = { console: createConsoleService(ctx), tamper: createTamperService(ctx), replay: createReplayService(ctx) };
+  api.console.transport(page);
   const landTap = () => {
     for (const w of slow.splice(0)) w();
   };
@@ -113,27 +118,29 @@ function harness(mode: Mode) {
 /** Connects, steps through the wizard, forks the plan round, re-sends a round and runs every tamper test. */
 async function everySend(h: ReturnType<typeof harness>) {
   const { api } = h;
-  await api.consoleCatalog(demo.url, setup);
-  let v = await api.consoleStart({ url: demo.url, method: 'tools/call', params: { name: 'setup_wizard', arguments: {} }, setup });
+  await api.console.catalog(demo.url, setup);
+  let v = await api.console.start({ url: demo.url, method: 'tools/call', params: { name: 'setup_wizard', arguments: {} }, setup });
   const script: Record<string, Record<string, unknown>> = { name: accept({ name: 'Acme' }), plan: accept({ plan: 'pro' }), confirm: accept({ confirm: true }) };
   const finish = async () => {
     while (v.status === 'paused') {
-      await api.consoleAnswer(v.pending[0], script[v.pending[0]]);
-      v = await api.consoleSend();
+      await api.console.answer(v.pending[0], script[v.pending[0]]);
+      v = await api.console.send();
     }
   };
   await finish();
   expect(v.status).toBe('complete');
-  v = await api.consoleFork(2, { plan: accept({ plan: 'team' }) });
+  v = await api.console.fork(2, { plan: accept({ plan: 'team' }) });
   await finish();
   expect(v.rounds).toHaveLength(6);
-  const draft = await api.resendDraft(v.rounds[0].recordId);
-  if ('error' in draft) throw new Error(draft.error);
-  const resent = await api.resend({ url: draft.url, from: draft.from, original: draft.text }, draft.text);
-  if ('error' in resent) throw new Error(resent.error.message);
-  const tamper = await api.tamperFromStep(1);
-  if ('error' in tamper) throw new Error(tamper.error);
-  const t = await api.tamperRunAll();
+  const drafted = await api.console.resendDraft(v.rounds[0].recordId);
+  if (!drafted.ok) throw new Error(drafted.error.message);
+  const draft = drafted.value;
+  const sent = await api.console.resend({ url: draft.url, from: draft.from, original: draft.text }, draft.text);
+  if (!sent.ok) throw new Error(sent.error.message);
+  const resent = sent.value;
+  const tamper = await api.tamper.fromStep(1);
+  if (!tamper.ok) throw new Error(tamper.error.message);
+  const t = await api.tamper.runAll();
   expect(t.report?.summary.rejected).toBeGreaterThan(0);
   return { v, resent };
 }
@@ -173,7 +180,7 @@ describe('every Console send is stored exactly once', () => {
   it("replays into a session of its own, made at the first send, each send linked to the exchange it re-enacts", async () => {
     for (const mode of ['tapped', 'untapped'] as const) {
       const h = harness(mode);
-      const got = await h.api.replay('imported', { target: demo.url, ignore: [...DEFAULT_IGNORE] });
+      const got = await h.api.replay.run('imported', { target: demo.url, ignore: [...DEFAULT_IGNORE] });
       if (!got.ok) throw new Error('replay failed');
       expect(got.value.summary.same).toBe(11);
       const session = got.value.session!;
@@ -187,7 +194,7 @@ describe('every Console send is stored exactly once', () => {
 
   it('a replay that sends nothing leaves no session behind', async () => {
     const h = harness('tapped');
-    const got = await h.api.replay('imported', { target: demo.url, ignore: [], filter: 'name:no-such-tool' });
+    const got = await h.api.replay.run('imported', { target: demo.url, ignore: [], filter: 'name:no-such-tool' });
     if (!got.ok) throw new Error('replay failed');
     expect(got.value.session).toBeNull();
     expect([...h.db.sessions.keys()]).toEqual(['capture']);

@@ -20,7 +20,7 @@ import { elicitResult } from '../../../worker/console/form.js';
 import { createStepper } from '../../../worker/console/stepper.js';
 import { fetchTransport } from '../../../worker/console/transport.js';
 import { toCurl, toFetch } from '../../../worker/export/index.js';
-import { Keyring } from '../../../worker/view/keyring.js';
+import { Keyring } from '../../../worker/services/keyring.js';
 import { capture } from '../../support/capture-builder.js';
 import { b64Json, jwsHs256, unix } from '../../support/tokens.js';
 import { serveHandler, toolCall, unreachableUrl, type Running } from '../console/servers.js';
@@ -213,7 +213,7 @@ describe('replay never prints a planted key', () => {
   }, 60_000);
 });
 
-describe("the page's keyring (worker/view/keyring.ts) and sanitised exports", () => {
+describe("the page's keyring (worker/services/keyring.ts) and sanitised exports", () => {
   it('redacts a key from sanitised exports and copies in every spelling traffic may carry, and keeps it only when asked', () => {
     const a = randomBytes(32);
     const b = randomBytes(32);

@@ -1,10 +1,10 @@
-// The analysis worker as the owner of capture sessions (worker/view/capture-owner.ts): it
+// The analysis worker as the owner of capture sessions (worker/services/capture-owner.ts): it
 // hears the capture channel itself, lays what storage holds into the sessions it has loaded,
 // and only then tells the page which sessions changed.
 import { describe, expect, it } from 'vitest';
 import type { CaptureNotice, NoticeChannel } from '../../../worker/capture/notices.js';
 import type { CaptureStore, StoredExchange } from '../../../worker/storage/index.js';
-import { CaptureOwner } from '../../../worker/view/capture-owner.js';
+import { CaptureOwner } from '../../../worker/services/capture-owner.js';
 import { SessionModel } from '../../../worker/view/session-model.js';
 import { sampleRecords } from '../capture/sample-records.js';
 

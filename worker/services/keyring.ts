@@ -5,6 +5,8 @@
 import { encodeBase64Url, utf8 } from '../tokens/base64.js';
 import { parseKey, type TokenKey } from '../tokens/index.js';
 
+export { serverOf } from '../tokens/server-of.js';
+
 interface Entry {
   text: string;
   key: TokenKey;
@@ -12,16 +14,6 @@ interface Entry {
   builtIn: boolean;
 }
 
-/** Origin + path without query, hash or trailing slash: what a key is entered for. */
-export function serverOf(url: string): string {
-  try {
-    const u = new URL(url);
-    const path = u.pathname.length > 1 ? u.pathname.replace(/\/+$/, '') : u.pathname;
-    return u.origin + path;
-  } catch {
-    return url;
-  }
-}
 
 /**
  * The spellings of a key that traffic may carry, for redaction: as typed, without its

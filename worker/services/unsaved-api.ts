@@ -1,4 +1,4 @@
-// The facade's side of exchanges storage refused (the quota was full): the page holds them in
+// The capture service's side of exchanges storage refused (the quota was full): the page holds them in
 // memory and hands them here, so they are listed, analysed and exported with their session
 // like stored ones until "Retry saving" writes them. The page is the keeper: this worker
 // can be restarted at any time, and the page sends its copies again.
@@ -9,8 +9,8 @@
 // Both paths replace by id, so a copy applied twice is harmless.
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type { CaptureStore, StoredExchange } from '../storage/index.js';
-import type { SessionModel, UnsavedExchange } from './session-model.js';
-import type { Answer } from './types.js';
+import type { SessionModel, UnsavedExchange } from '../view/session-model.js';
+import type { Answer } from '../view/types.js';
 
 export interface UnsavedDeps {
   store: CaptureStore;

@@ -6,7 +6,7 @@ import {
   buildRequest, capabilitiesFrom, consoleRecord, formFromSchema, initialValues, readRound, sendSafely, toHttp,
   type ConsoleRequest, type ConsoleResponse, type RoundReading, type Transport,
 } from '../console/index.js';
-import type { CatalogPrompt, CatalogResource, CatalogTemplate, CatalogTool, ClientSetup, ServerCatalog } from './console-types.js';
+import type { CatalogPrompt, CatalogResource, CatalogTemplate, CatalogTool, ClientSetup, ServerCatalog } from '../view/console-types.js';
 
 const MAX_PAGES = 20;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -8,7 +8,7 @@ import {
   type KeyTestKind, type TaskDriver, type TaskDriverState, type Transport,
 } from '../console/index.js';
 import { questionView, refuseAnswers } from './console-step.js';
-import type { CallSpec, TaskView } from './console-types.js';
+import type { CallSpec, TaskView } from '../view/console-types.js';
 
 export class ConsoleTask {
   #driver: TaskDriver | null = null;

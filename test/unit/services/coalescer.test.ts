@@ -2,7 +2,7 @@
 // analysed once per window while the events keep coming, not once per event; the last
 // analysis sees the whole stream.
 import { describe, expect, it } from 'vitest';
-import { Coalescer, type Timers } from '../../../worker/view/coalescer.js';
+import { Coalescer, type Timers } from '../../../worker/services/coalescer.js';
 import { listOf, SessionModel } from '../../../worker/view/session-model.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';

@@ -12,7 +12,7 @@
 // copy replaces it once written.
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import type { CaptureNotice, NoticeChannel } from '../capture/notices.js';
-import type { SessionModel } from './session-model.js';
+import type { SessionModel } from '../view/session-model.js';
 
 export interface CaptureOwnerDeps {
   store: Pick<CaptureStore, 'getExchange'>;

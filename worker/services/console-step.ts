@@ -9,7 +9,7 @@ import {
   type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
 } from '../console/index.js';
 import { AnswerMemory, callTargetKey, type StoredAnswer } from '../console/answer-memory.js';
-import type { CallSpec, QuestionView, StepView } from './console-types.js';
+import type { CallSpec, QuestionView, StepView } from '../view/console-types.js';
 
 /** One question of an input request, with what the page needs to render its editor. */
 export function questionView(key: string, request: InputRequest, answer?: Record<string, unknown>): QuestionView {

@@ -1,4 +1,4 @@
-// The facade's streaming import: a file the page picked is read here in pieces
+// The streaming import (transfer service): a file the page picked is read here in pieces
 // (Blob.stream()), through the CLI's readers (importCaptureStream), and stored in large
 // batched transactions while it is read. The page gets progress (bytes read, records
 // stored) and, once a large file's first batch is stored, its session, so the first
@@ -14,8 +14,8 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { importCaptureStream } from '../capture/import-stream.js';
 import { StorageError, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { SessionModel } from './session-model.js';
-import type { Answer, ImportAnswer, SessionInfo } from './types.js';
+import { SessionModel } from '../view/session-model.js';
+import type { ImportAnswer, SessionInfo } from '../view/types.js';
 
 /** What the page is told while a file is imported. */
 export interface ImportProgress {
@@ -31,8 +31,8 @@ export interface ImportProgress {
 export interface ImportDeps {
   store: CaptureStore;
   sessions: Map<string, Promise<SessionModel>>;
-  /** The careful whole-text import (the facade's importFile). */
-  importText: (text: string, fileName: string, allowPartial: boolean) => Promise<Answer<ImportAnswer>>;
+  /** The careful whole-text import (the transfer service's importText). */
+  importText: (text: string, fileName: string, allowPartial: boolean) => Promise<ImportAnswer>;
 }
 
 // Files smaller than this are imported in one go: showing them early gains nothing.
@@ -58,7 +58,7 @@ async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<
   }
 }
 
-/** importFile / cancelImport for the facade. */
+/** importStream / cancelImport for the transfer service (services/transfer.ts). */
 export function createImportApi({ store, sessions, importText }: ImportDeps) {
   const cancelled = new Set<string>();
 
@@ -69,7 +69,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
      */
     async importStream(
       job: string, file: Blob, fileName: string, allowPartial: boolean, onProgress?: (p: ImportProgress) => void,
-    ): Promise<Answer<ImportAnswer & { cancelled?: boolean }>> {
+    ): Promise<ImportAnswer> {
       const prefix = crypto.randomUUID().slice(0, 8);
       // Set inside the batch callback: typed wide so the checker does not narrow it to null.
       let session = null as { id: string; name: string; createdAt: number } | null;
@@ -106,12 +106,12 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
         await writing;
 
         if (end.kind === 'cancelled') {
-          if (!session) return { ok: true, value: { ok: false, message: 'Import cancelled; nothing was stored.', where: 'file', skipped: [], readable: null, cancelled: true } };
+          if (!session) return { ok: false, error: { kind: 'cancelled', message: 'Import cancelled; nothing was stored.', where: 'file', skipped: [], readable: null } };
           const name = `${fileName} (first ${stored}, cancelled)`;
           await store.renameSession(session.id, name);
           session.name = name;
           sessions.set(session.id, Promise.resolve(model));
-          return { ok: true, value: { ok: true, session: sessionInfo(), count: stored, skipped: [], notes: [`Import cancelled after ${stored} exchanges; they were kept.`], cancelled: true } };
+          return { ok: true, value: { session: sessionInfo(), count: stored, skipped: [], notes: [`Import cancelled after ${stored} exchanges; they were kept.`], cancelled: true } };
         }
         if (end.kind === 'declined') {
           if (session) await store.deleteSession(session.id);
@@ -130,7 +130,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
         sessions.set(session.id, Promise.resolve(model));
         const out = end.outcome;
         const skipped = out.skipped.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));
-        return { ok: true, value: { ok: true, session: sessionInfo(), count: stored, skipped, notes: out.notes } };
+        return { ok: true, value: { session: sessionInfo(), count: stored, skipped, notes: out.notes } };
       } catch (err) {
         // Storage refused (quota…): nothing half-imported stays behind; the page says why.
         if (session) await store.deleteSession(session.id).catch(() => undefined);

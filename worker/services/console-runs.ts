@@ -11,7 +11,7 @@ import {
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
 import { credentialsNotice } from '../console/replay-report.js';
-import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendDraftView, ResendView, TamperTestView, TamperView } from './console-types.js';
+import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendDraftView, ResendView, TamperTestView, TamperView } from '../view/console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
 

@@ -1,0 +1,112 @@
+// The one shared context every service of the analysis worker is built from: storage, the
+// sessions held in memory, the keyring, the capture owner and the Console's link. Built
+// once per worker by the facade; every piece of state here has exactly one owner, named
+// beside it, and services reach it only through this object.
+//
+// Faults: the worker may die and be replaced by the page. All held here is rebuilt:
+// sessions load lazily from storage, remembered keys from settings, and what storage cannot
+// give back (keys set for this visit only, exchanges storage refused) the page sends again.
+import { CaptureStore, StorageError } from '../storage/index.js';
+import { TokenReader } from '../view/conversation-view.js';
+import { SessionModel } from '../view/session-model.js';
+import type { Answer, ErrorInfo, ErrorKind } from '../protocol.js';
+import { CaptureOwner } from './capture-owner.js';
+import { Coalescer } from './coalescer.js';
+import { createConsoleLink, type ConsoleLink } from './console-link.js';
+import { ConsoleStep } from './console-step.js';
+import { Keyring, serverOf } from './keyring.js';
+import { createUnsavedApi } from './unsaved-api.js';
+
+export interface ServiceContext {
+  store: CaptureStore;
+  /** Session models by id, loaded on first read; a failed load is not cached. */
+  sessions: Map<string, Promise<SessionModel>>;
+  keyring: Keyring;
+  tokens: TokenReader;
+  /** The one owner of capture sessions' changes (services/capture-owner.ts). */
+  owner: CaptureOwner;
+  /** Exchanges storage refused, held for the page (services/unsaved-api.ts). */
+  unsaved: ReturnType<typeof createUnsavedApi>;
+  /** How Console sends leave and are kept (services/console-link.ts). */
+  link: ConsoleLink;
+  /** The step-through call: the console drives it, tamper tests read its rounds. */
+  step: ConsoleStep;
+  /** Runs `fn`, answering a storage refusal as data; anything else is a bug and throws. */
+  guard: <T>(fn: () => Promise<T>) => Promise<Answer<T>>;
+  modelOf: (session: string) => Promise<SessionModel>;
+  builtOf: (session: string) => ReturnType<SessionModel['built']>;
+  /** Schedules the analysis of a session that changed. */
+  analyseSoon: (session: string) => void;
+}
+
+/** The version written into reports this worker makes (SARIF's tool version). */
+export const VERSION = '0.1.0';
+
+/** A failed answer: expected failures are data, with a message saying cause and fix. */
+export function fail(kind: ErrorKind, message: string): { ok: false; error: ErrorInfo } {
+  return { ok: false, error: { kind, message } };
+}
+
+/** A file name made of safe characters only. */
+export function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'capture';
+}
+
+export function createContext(): ServiceContext {
+  const store = new CaptureStore();
+  const sessions = new Map<string, Promise<SessionModel>>();
+  const keyring = new Keyring();
+  const tokens = new TokenReader(keyring);
+  const unsaved = createUnsavedApi({ store, sessions, guard });
+
+  async function guard<T>(fn: () => Promise<T>): Promise<Answer<T>> {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (err) {
+      if (err instanceof StorageError) return { ok: false, error: err.toInfo() };
+      throw err;
+    }
+  }
+
+  function modelOf(session: string): Promise<SessionModel> {
+    let m = sessions.get(session);
+    if (!m) {
+      m = (async () => {
+        // An imported file is a finished capture (final), also after a reload.
+        const imported = (await store.listSessions()).some((s) => s.id === session && s.imported === true);
+        const model = new SessionModel([], { final: imported, bodies: store });
+        for await (const page of store.allExchanges(session)) model.put(page);
+        model.hold(unsaved.heldOf(session));
+        return model;
+      })();
+      // A failed load is not cached: the next call tries again.
+      m.catch(() => sessions.delete(session));
+      sessions.set(session, m);
+    }
+    return m;
+  }
+
+  async function builtOf(session: string) {
+    return (await modelOf(session)).built((url) => keyring.keysFor(serverOf(url)), keyring.version);
+  }
+
+  // Changes are analysed once per window while they keep coming (services/coalescer.ts), so
+  // the next read finds the analysis done; a read never waits for the window.
+  const analysers = new Map<string, Coalescer>();
+  function analyseSoon(session: string): void {
+    let c = analysers.get(session);
+    if (!c) analysers.set(session, (c = new Coalescer(() => builtOf(session))));
+    c.poke();
+  }
+
+  // Notices heard, relay records and Console sends are laid into the sessions by the owner;
+  // the page is only told.
+  const owner = new CaptureOwner({ store, sessions, analyseSoon });
+  const link = createConsoleLink({ store, apply: (records) => owner.apply(records) });
+  const step = new ConsoleStep(link.keep, {
+    load: () => store.getSetting('consoleAnswers'),
+    save: (entries) => store.setSetting('consoleAnswers', entries),
+  });
+
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, analyseSoon };
+}

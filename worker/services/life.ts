@@ -1,0 +1,60 @@
+// The worker's own life: its start (`init`), the Web Lock that lets the page see a death
+// that fires no event (`lifeline`), and the protocol version it speaks.
+import { CAPTURE_CHANNEL } from '../capture/notices.js';
+import { RelayFeed } from '../capture/relay-feed.js';
+import { DEMO_STATE_KEY } from '../demo-key.js';
+import { PROTOCOL_VERSION } from '../protocol.js';
+import type { Answer, KeyInfo } from '../view/types.js';
+import type { ServiceContext } from './context.js';
+
+export function createLifeService({ store, keyring, owner, guard }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard'>) {
+  let feed: RelayFeed | null = null;
+
+  return {
+    protocolVersion(): number {
+      return PROTOCOL_VERSION;
+    },
+
+    /**
+     * Called once by the page: `demoServer` is the embedded demo's endpoint (origin + path),
+     * whose key is known; remembered keys are loaded from settings. With `capture` (the page's
+     * origin), this worker starts owning capture: it hears the service worker's notices and
+     * runs the relay feed, both for as long as it lives.
+     */
+    async init(opts: { demoServer: string; capture?: string }): Promise<Answer<KeyInfo[]>> {
+      keyring.set(opts.demoServer, DEMO_STATE_KEY, { builtIn: true });
+      if (opts.capture !== undefined && !feed && typeof BroadcastChannel === 'function') {
+        owner.hear(new BroadcastChannel(CAPTURE_CHANNEL));
+        if (typeof EventSource === 'function') {
+          feed = new RelayFeed({
+            store, base: opts.capture, openEvents: (url) => new EventSource(url),
+            written: (records) => void owner.apply(records), announce: (n) => owner.announce(n),
+          });
+          feed.start();
+        }
+      }
+      return guard(async () => {
+        for (const k of (await store.getSetting('tokenKeys')) ?? []) keyring.set(k.server, k.text, { remembered: true });
+        return keyring.list();
+      });
+    },
+
+    /**
+     * Resolves once this worker holds the Web Lock `name` for the rest of its life. The page
+     * then queues for the same lock: it is granted when this worker is gone, however it died
+     * (closed, crashed, out of memory), and a busy worker never looks dead. False without
+     * Web Locks.
+     */
+    async lifeline(name: string): Promise<boolean> {
+      const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+      if (!locks) return false;
+      await new Promise<void>((held) => {
+        void locks.request(name, () => {
+          held();
+          return new Promise<never>(() => undefined);
+        });
+      });
+      return true;
+    },
+  };
+}
