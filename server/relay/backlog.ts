@@ -14,7 +14,7 @@
 // is refused, and its records simply come again.
 import { randomUUID } from 'node:crypto';
 import type { ExchangeRecord } from '../../worker/protocol.js';
-import type { CaptureFile } from './capture-file.js';
+import type { BatchSink, CaptureFile } from './capture-file.js';
 
 /** The response header naming a drain, for its acknowledgement. */
 export const DRAIN_HEADER = 'mrtr-drain';
@@ -61,10 +61,13 @@ export class Backlog {
   /**
    * Reads one batch of the file for a page (bounded, capture-file.ts); nothing leaves it
    * until `ack`. `more`: lines were left out, and the page drains again after its ack.
+   * With a `sink`, the batch is written to it as it is read (capture-file.ts), after its head
+   * (the drain id and `more`); the drain can be acknowledged once the returned promise
+   * resolves, which is before the sink's last piece can have reached a page.
    */
-  async handOut(): Promise<{ drain: string; content: string; more: boolean }> {
-    const { content, latest, more } = await this.#file.read();
+  async handOut(sink?: { head(drain: string, more: boolean): void; write(text: string): void }): Promise<{ drain: string; content: string; more: boolean }> {
     const drain = randomUUID();
+    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (t) => sink.write(t) });
     if (latest.size > 0) {
       this.#drains.set(drain, new Map([...latest].map(([id, r]) => [id, mark(r)])));
       for (const old of this.#drains.keys()) {

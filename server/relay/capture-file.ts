@@ -1,9 +1,19 @@
+import { stat } from 'node:fs/promises';
 import { appendPrivate, openReplacement, readLinesPrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
 
 /** The most a drain's batch holds by default (a single longer line still goes alone). */
 export const DRAIN_BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where a batch goes as it is read, instead of into one string: `head` first, with whether
+ * lines will be left out, then the batch's text in pieces, in order.
+ */
+export interface BatchSink {
+  head(more: boolean): void;
+  write(text: string): void;
+}
 
 /** The first line of a capture file. */
 export const JSONL_HEADER_KIND = 'mrtr-inspector-capture';
@@ -97,25 +107,53 @@ export class CaptureFile {
    * take the batch past `batchBytes` (one line always fits, whatever its size), with the last
    * record per id in it, and whether lines were left out (`more`). The file is read line by
    * line (`pieceBytes` at a time), so a backlog of any size is never held as one string.
+   *
+   * With a `sink`, the batch is handed to it as it is read (`content` is then empty), so a
+   * page can start storing the first records while the rest is still being read. Its `more`
+   * is said before the first line, from the file's size: a file no bigger than the bound
+   * fits whole, a bigger one leaves lines out (only blank lines, which are skipped, can make
+   * that a "more" with nothing left, and the page's next drain then finds the file empty).
    */
-  read(): Promise<{ content: string; latest: Map<string, ExchangeRecord>; more: boolean }> {
+  read(sink?: BatchSink): Promise<{ content: string; latest: Map<string, ExchangeRecord>; more: boolean }> {
     return this.#enqueue(async () => {
       const lines: string[] = [];
       const latest = new Map<string, ExchangeRecord>();
       let bytes = 0;
+      let count = 0;
       let more = false;
+      let piece: string[] = [];
+      let pieceBytes = 0;
+      if (sink) {
+        const size = await stat(this.#path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return 0;
+          throw err;
+        });
+        sink.head(size > this.#batchBytes);
+      }
       await readLinesPrivate(this.#path, (line) => {
         if (line.trim() === '') return;
         const size = Buffer.byteLength(line) + 1;
-        if (lines.length > 0 && bytes + size > this.#batchBytes) {
+        if (count > 0 && bytes + size > this.#batchBytes) {
           more = true;
           return false;
         }
-        lines.push(line);
+        count++;
         bytes += size;
+        if (sink) {
+          piece.push(line);
+          pieceBytes += size;
+          if (pieceBytes >= this.#pieceBytes) {
+            sink.write(piece.join('\n') + '\n');
+            piece = [];
+            pieceBytes = 0;
+          }
+        } else {
+          lines.push(line);
+        }
         const r = record(line);
         if (r) latest.set(r.id, r);
       }, this.#pieceBytes);
+      if (sink && piece.length) sink.write(piece.join('\n') + '\n');
       return { content: lines.length ? lines.join('\n') + '\n' : '', latest, more };
     });
   }

@@ -108,12 +108,26 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);
 
   if (name === 'backlog' && rest.length === 0 && (method === 'GET' || method === 'POST')) {
-    const { drain, content, more } = await ctx.backlog.handOut();
-    res.writeHead(200, {
-      'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
-      'content-length': Buffer.byteLength(content), [DRAIN_HEADER]: drain, [MORE_HEADER]: more ? '1' : '0',
-    });
-    res.end(content);
+    // Written as it is read (no length known up front): the page stores the first records
+    // while the relay is still reading the rest of the batch.
+    let started = false;
+    try {
+      await ctx.backlog.handOut({
+        head: (drain, more) => {
+          started = true;
+          res.writeHead(200, {
+            'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store',
+            [DRAIN_HEADER]: drain, [MORE_HEADER]: more ? '1' : '0',
+          });
+        },
+        write: (text) => void res.write(text),
+      });
+    } catch (err) {
+      // Cut short: the page's drain fails and it drains again on its next `open`.
+      if (started) return void res.destroy(err as Error);
+      throw err;
+    }
+    res.end();
     return;
   }
 

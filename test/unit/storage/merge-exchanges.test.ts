@@ -28,6 +28,8 @@ function database(stored: StoredExchange[]) {
   const store = (map: Map<string, unknown>, name: string) => ({
     get: (id: string) => request(`${name}.get ${id}`, () => structuredClone(map.get(id))),
     put: (v: { id: string }) => request(`${name}.put ${v.id}`, () => void map.set(v.id, structuredClone(v))),
+    count: () => request(`${name}.count`, () => map.size),
+    getAllKeys: () => request(`${name}.getAllKeys`, () => [...map.keys()]),
   });
   const tx = { done, objectStore: (name: string) => (name === 'exchanges' ? store(rows, name) : store(sessions, name)) };
   const conn = { get: async () => ({ transaction: () => tx }) } as unknown as Connection;
@@ -55,5 +57,21 @@ describe('merging relayed records', () => {
     expect((rows.get('old-final') as StoredExchange)).toEqual(kept);
     expect((rows.get('old-pending') as StoredExchange).state).toBe('complete');
     expect((sessions.get('s') as { nextSeq: number }).nextSeq).toBe(7);
+  });
+
+  it('reads only the stored copies of a big batch of mostly new ids, listing the stored keys once instead of asking per id', async () => {
+    const kept = { ...rec('old-final', 'complete'), seq: 0, session: 's' } as StoredExchange;
+    const growing = { ...rec('old-pending', 'pending'), seq: 1, session: 's' } as StoredExchange;
+    const { conn, rows, log } = database([kept, growing]);
+    const fresh = Array.from({ length: 200 }, (_, i) => rec(`new-${i}`, 'complete', 10 + i));
+    const written = await mergeExchanges(conn, 's', [...fresh.slice(0, 100), rec('old-final', 'complete'), rec('old-pending', 'complete'), ...fresh.slice(100)]);
+    expect(log.filter((l) => l.startsWith('exchanges.get ')).sort()).toEqual(['exchanges.get old-final', 'exchanges.get old-pending']);
+    expect(log.filter((l) => l === 'exchanges.getAllKeys')).toHaveLength(1);
+    // Merged as before: new ids numbered in order after the session's last, the final copy kept.
+    expect(written).toHaveLength(201);
+    expect(written[0]!.seq).toBe(5);
+    expect(written.at(-1)!.seq).toBe(204);
+    expect((rows.get('old-final') as StoredExchange)).toEqual(kept);
+    expect((rows.get('old-pending') as StoredExchange).state).toBe('complete');
   });
 });
