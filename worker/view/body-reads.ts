@@ -11,7 +11,8 @@ import type { ExchangeRecord, Finding } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import { exchangeView } from './exchange-view.js';
-import { builtModel, listOf, listUpdate, recordsOf, type Built, type SessionModel, type TextOf } from './session-model.js';
+import { builtModel, type Built, type SessionModel } from './session-model.js';
+import { listOf, listUpdate, recordsOf, type TextOf } from './session-list.js';
 import type { ConversationList, ExchangeView, ListUpdate } from './types.js';
 
 /** Records read from storage per transaction (bounds what a scan holds at once). */

@@ -3,7 +3,8 @@
 // analysis sees the whole stream.
 import { describe, expect, it } from 'vitest';
 import { Coalescer, type Timers } from '../../../worker/services/coalescer.js';
-import { listOf, SessionModel } from '../../../worker/view/session-model.js';
+import { SessionModel } from '../../../worker/view/session-model.js';
+import { listOf } from '../../../worker/view/session-list.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { capture } from '../../support/capture-builder.js';

@@ -8,7 +8,8 @@ import { toCurl, toFetch } from '../../../worker/export/index.js';
 import { PROTOCOL_VERSION, type ExchangeRecord } from '../../../worker/protocol.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import { exchangeViewOf, exportRecords, searchedList, wholeRecord } from '../../../worker/view/body-reads.js';
-import { listOf, recordsOf, SessionModel, type BodyStore } from '../../../worker/view/session-model.js';
+import { SessionModel, type BodyStore } from '../../../worker/view/session-model.js';
+import { listOf, recordsOf } from '../../../worker/view/session-list.js';
 import { exchangeView } from '../../../worker/view/exchange-view.js';
 
 const FIXTURES = ['sdk/sdk-v2-auto.har', 'sdk/sdk-v2-manual.har', 'sdk/legacy-2025.har', 'tasks/ext-tasks.har', 'producers/chrome.har'];

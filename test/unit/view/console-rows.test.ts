@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import { conversationView } from '../../../worker/view/conversation-view.js';
-import { listOf, listUpdate, SessionModel } from '../../../worker/view/session-model.js';
+import { SessionModel } from '../../../worker/view/session-model.js';
+import { listOf, listUpdate } from '../../../worker/view/session-list.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
 function records(): StoredExchange[] {

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
-import { listOf, listUpdate, SessionModel, type UnsavedExchange } from '../../../worker/view/session-model.js';
+import { SessionModel, type UnsavedExchange } from '../../../worker/view/session-model.js';
+import { listOf, listUpdate } from '../../../worker/view/session-list.js';
 import { build, step, versions } from '../../support/live-capture.js';
 
 const noKeys = () => [];

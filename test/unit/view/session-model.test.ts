@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
-import { listOf, SessionModel } from '../../../worker/view/session-model.js';
+import { SessionModel } from '../../../worker/view/session-model.js';
+import { listOf } from '../../../worker/view/session-list.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
 /** One tools/call answered with an input request and never retried. */
