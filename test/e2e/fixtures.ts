@@ -191,8 +191,13 @@ export class InspectorPage {
       const running = () => [...versions].find(([, v]) => v.scriptURL.endsWith('/sw.js') && v.runningStatus === 'running')?.[0];
       await expect.poll(running, { message: 'no running capture service worker to stop' }).toBeTruthy();
       const versionId = running()!;
-      await cdp.send('ServiceWorker.stopWorker', { versionId });
-      await expect.poll(() => versions.get(versionId)?.runningStatus, { message: 'service worker did not stop' }).toBe('stopped');
+      // A stop that lands while the worker is between events can be dropped by the browser;
+      // asked again on each poll until the worker reports stopped.
+      await expect.poll(async () => {
+        const status = versions.get(versionId)?.runningStatus;
+        if (status === 'running') await cdp.send('ServiceWorker.stopWorker', { versionId }).catch(() => undefined);
+        return status;
+      }, { message: 'service worker did not stop', intervals: [250, 1000, 2000] }).toBe('stopped');
     } finally {
       await cdp.send('ServiceWorker.disable').catch(() => undefined);
       await cdp.detach().catch(() => undefined);
