@@ -14,7 +14,7 @@ import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, Tok
 import { decodeExchange, releaseBodies } from '../decode/exchange.js';
 import { bodySizesOf, leanCopy } from '../decode/lean-record.js';
 import { asObject, own } from '../decode/meta.js';
-import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '../tokens/index.js';
+import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
 import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
@@ -22,6 +22,7 @@ import { threadSignature, ThreadState, usesLegacyLinking, type Threaded } from '
 import type { StateOrigin } from '../thread/threader.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
+import { TokenReadings } from './token-readings.js';
 
 export interface EngineOptions {
   /**
@@ -85,7 +86,6 @@ function stampOf(r: ExchangeRecord): string {
 export class AnalysisEngine {
   readonly #opts: EngineOptions;
   readonly #runner: RuleRunner;
-  #keysFor: (url: string) => readonly TokenKey[];
   readonly #entries: (Entry | undefined)[] = [];
   readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
   readonly #thread = new ThreadState();
@@ -99,14 +99,14 @@ export class AnalysisEngine {
   /** By conversation position: the latest first-round send time up to it (a running max). */
   #firstSentMax: number[] = [];
   #toolLists: ToolList[] = [];
-  readonly #readings = new Map<string, TokenReading>();
+  readonly #readings: TokenReadings;
   readonly #lint = new LintState();
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
     this.#runner = new RuleRunner(opts.rules ?? ALL_RULES);
-    this.#keysFor = opts.keysFor ?? (() => []);
+    this.#readings = new TokenReadings((t) => this.#urlOf(t), opts.keysFor ?? (() => []), opts.hmac);
   }
 
   /** Adds or replaces records (by seq). `decoded[i]`, when given, is `decodeExchange(records[i])`. */
@@ -122,8 +122,7 @@ export class AnalysisEngine {
 
   /** New keys: every token is read again and every conversation re-checked at the next step. */
   setKeys(keysFor: (url: string) => readonly TokenKey[]): void {
-    this.#keysFor = keysFor;
-    this.#readings.clear();
+    this.#readings.setKeys(keysFor);
     this.#relintAll = true;
   }
 
@@ -266,7 +265,7 @@ export class AnalysisEngine {
     }
 
     // 5. Read the tokens those conversations hold, then lint them.
-    await this.#readTokens(convs);
+    await this.#readings.readAll(convs.flatMap((c) => [...tokensOf(c)]));
     const ctx = this.#context();
     if (all) {
       this.#lint.clear();
@@ -401,32 +400,10 @@ export class AnalysisEngine {
     return this.#presented.get(token)?.[0]?.round.exchange;
   }
 
-  #readingKey(token: string): string {
+  /** The URL a token is read for: that of the exchange the batch analysis places it in. */
+  #urlOf(token: string): string {
     const seq = this.#whereOf(token);
-    return `${seq === undefined ? '' : (this.#entries[seq]?.record.request.url ?? '')}\n${token}`;
-  }
-
-  async #readTokens(convs: readonly Conversation[]): Promise<void> {
-    const pending: Promise<void>[] = [];
-    for (const c of convs) for (const t of tokensOf(c)) {
-      const k = this.#readingKey(t);
-      if (this.#readings.has(k)) continue;
-      const keys = this.#keysFor(k.slice(0, k.length - t.length - 1));
-      const now = readTokenSync(t, keys, this.#opts.hmac);
-      if (now !== undefined) this.#readings.set(k, now);
-      else pending.push(readToken(t, keys, this.#opts.hmac).then((r) => void this.#readings.set(k, r)));
-    }
-    await Promise.all(pending);
-  }
-
-  #reading(token: string): TokenReading | undefined {
-    const k = this.#readingKey(token);
-    let r = this.#readings.get(k);
-    if (r === undefined) {
-      r = readTokenSync(token, this.#keysFor(k.slice(0, k.length - token.length - 1)), this.#opts.hmac);
-      if (r !== undefined) this.#readings.set(k, r);
-    }
-    return r;
+    return seq === undefined ? '' : (this.#entries[seq]?.record.request.url ?? '');
   }
 
   /** Every token in first-seen order: issued ones first, then sent ones (as `analyze` did). */
@@ -434,7 +411,7 @@ export class AnalysisEngine {
     const out = new Map<string, TokenReading>();
     const put = (t: string | null) => {
       if (t === null || out.has(t)) return;
-      const r = this.#reading(t);
+      const r = this.#readings.reading(t);
       if (r !== undefined) out.set(t, r);
     };
     for (const c of convs) for (const r of c.rounds) put(r.stateIssued);
@@ -465,7 +442,7 @@ export class AnalysisEngine {
       decoded: (seq) => entry(seq).decoded,
       request: (round: Round) => entry(round.exchange).decoded.sent[round.message],
       answer: (round: Round) => (round.answer >= 0 ? entry(round.exchange).decoded.received[round.answer] : undefined),
-      token: (t) => this.#reading(t),
+      token: (t) => this.#readings.reading(t),
       conversationsOf: (seq) => convsOf[seq] ?? [],
       issuedBy: (t) => this.#thread.origins(t),
       toolDefinition: (name, beforeSeq) => {
