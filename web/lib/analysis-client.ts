@@ -1,5 +1,5 @@
 // The page's one handle on the analysis worker: the ONE `wrap()` in the project. It also
-// keeps the worker alive (issue 6): when it dies, every call still waiting on it is
+// keeps the worker alive (a crash or out-of-memory must not lose the page): when it dies, every call still waiting on it is
 // rejected with AnalysisWorkerDied, a new worker is started and initialised, the page's
 // `rebuild` gives it what only the page has and re-reads the views, and the user is told.
 //

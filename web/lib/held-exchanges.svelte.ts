@@ -1,4 +1,4 @@
-// Exchanges storage refused (issue 6: storage full), kept in the page's memory until they
+// Exchanges storage refused (storage full), kept in the page's memory until they
 // are written. The service worker posts each such exchange whole (`exchange-unsaved`, again
 // after every later step); this keeps the newest copy per id, hands it to the analysis
 // worker (which shows and exports it with its session), and writes everything held on

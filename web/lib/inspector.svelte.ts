@@ -8,7 +8,7 @@
 // time, and a change during a refresh schedules exactly one more. From the capture channel
 // it takes only what it keeps itself: exchanges storage refused (`held`) and storage errors.
 //
-// Faults (issue 6): exchanges storage refused are held in memory (`held`); a dead analysis
+// Faults (storage full, worker crashed): exchanges storage refused are held in memory (`held`); a dead analysis
 // worker is replaced by the client (analysis-client.ts), and `#rebuild` gives the new one
 // what only the page has (the held exchanges), then re-reads the lists. Calls that were
 // waiting on the dead worker reject with AnalysisWorkerDied; they are dropped here, since

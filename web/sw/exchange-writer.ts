@@ -11,7 +11,7 @@
 // server still gets its `pending` record within that delay, and an event stream's first
 // event is written as soon as it arrives.
 //
-// A failed write must not lose the exchange (issue 6: storage full). The writer keeps a
+// A failed write must not lose the exchange (storage full). The writer keeps a
 // mirror of the whole record, every step folded into it as well as into storage. After
 // the first failed write it stops writing and posts the mirror to the page instead
 // (`exchange-unsaved`), again after each later step; the page keeps it in memory and
