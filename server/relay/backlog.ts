@@ -67,9 +67,9 @@ export class Backlog {
    */
   async handOut(sink?: { head(drain: string, more: boolean): void; write(text: string): void }): Promise<{ drain: string; content: string; more: boolean }> {
     const drain = randomUUID();
-    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (t) => sink.write(t) });
+    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (t) => sink.write(t) }, mark);
     if (latest.size > 0) {
-      this.#drains.set(drain, new Map([...latest].map(([id, r]) => [id, mark(r)])));
+      this.#drains.set(drain, latest);
       for (const old of this.#drains.keys()) {
         if (this.#drains.size <= MAX_DRAINS) break;
         this.#drains.delete(old);

@@ -3,8 +3,12 @@ import { appendPrivate, openReplacement, readLinesPrivate, truncatePrivate } fro
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
 
-/** The most a drain's batch holds by default (a single longer line still goes alone). */
-export const DRAIN_BATCH_BYTES = 16 * 1024 * 1024;
+/**
+ * The most a drain's batch holds by default (a single longer line still goes alone). A page
+ * lists a batch before it stores it and drains the next only after acknowledging it, so a
+ * batch is as big as a page holds comfortably: a 20k-exchange backlog (~31 MB) is one drain.
+ */
+export const DRAIN_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Where a batch goes as it is read, instead of into one string: `head` first, with whether
@@ -108,13 +112,14 @@ export class CaptureFile {
    * record per id in it, and whether lines were left out (`more`). The file is read line by
    * line (`pieceBytes` at a time), so a backlog of any size is never held as one string.
    *
+   * `latest` holds `keep` of each id's last record (the backlog keeps only a mark of it).
    * With a `sink`, the batch is handed to it as it is read (`content` is then empty), so a
    * page can start storing the first records while the rest is still being read. Its `more`
    * is said before the first line, from the file's size: a file no bigger than the bound
    * fits whole, a bigger one leaves lines out (only blank lines, which are skipped, can make
    * that a "more" with nothing left, and the page's next drain then finds the file empty).
    */
-  read(sink?: BatchSink): Promise<{ content: string; latest: Map<string, ExchangeRecord>; more: boolean }> {
+  read(sink?: BatchSink, keep: (r: ExchangeRecord) => ExchangeRecord = (r) => r): Promise<{ content: string; latest: Map<string, ExchangeRecord>; more: boolean }> {
     return this.#enqueue(async () => {
       const lines: string[] = [];
       const latest = new Map<string, ExchangeRecord>();
@@ -151,7 +156,7 @@ export class CaptureFile {
           lines.push(line);
         }
         const r = record(line);
-        if (r) latest.set(r.id, r);
+        if (r) latest.set(r.id, keep(r));
       }, this.#pieceBytes);
       if (sink && piece.length) sink.write(piece.join('\n') + '\n');
       return { content: lines.length ? lines.join('\n') + '\n' : '', latest, more };

@@ -591,13 +591,17 @@ export async function failRelayStorage(page: Page): Promise<{ release(): Promise
   const patch = (worker: Worker) => worker.evaluate((on: boolean) => {
     const g = globalThis as { failRelayPuts?: boolean };
     if (g.failRelayPuts === undefined) {
-      const put = IDBObjectStore.prototype.put;
-      IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-        if (g.failRelayPuts && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
-          throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
-        }
-        return put.call(this, value, key);
-      };
+      // Both ways a relay record is written: `put`, and `add` for an id numbered new
+      // (worker/storage/reserve.ts).
+      for (const name of ['put', 'add'] as const) {
+        const write = IDBObjectStore.prototype[name];
+        IDBObjectStore.prototype[name] = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+          if (g.failRelayPuts && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
+            throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
+          }
+          return write.call(this, value, key);
+        };
+      }
     }
     g.failRelayPuts = on;
   }, failing).catch(() => undefined);

@@ -1,6 +1,7 @@
 // Importing a large file in the page streams it: a progress bar with Cancel shows while the
-// worker reads and stores it in batches, the session is shown before the file is read
-// through, and Cancel keeps what was stored (named so) and says so.
+// worker reads it in batches (listed as read, stored behind), the session is shown before
+// the file is read through, and Cancel keeps what was read, stored whole (named so), and
+// says so.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,8 +46,8 @@ test('a large import shows its progress and its session early, and Cancel keeps 
   await page.getByTestId('import-file').setInputFiles(file);
   const progress = page.getByTestId('import-progress');
   await expect(progress).toBeVisible();
-  // The first batch is stored and its session shown while the file is still being read.
-  await expect(page.getByTestId('import-stored')).not.toHaveText('0 stored');
+  // The first batch is read and its session shown while the file is still being read.
+  await expect(page.getByTestId('import-listed')).not.toHaveText('0 read');
   await expect(page.getByTestId('session-picker')).not.toHaveValue(before);
   await expect(progress).toBeVisible();
   await page.getByTestId('import-cancel').click();
@@ -59,7 +60,8 @@ test('a large import shows its progress and its session early, and Cancel keeps 
   expect(kept).toBeLessThan(EXCHANGES);
   const session = await page.getByTestId('session-picker').inputValue();
   await expect(page.getByTestId('session-picker').locator('option:checked')).toHaveText(`big-capture.har (first ${kept}, cancelled)`);
-  // Exactly the records announced are stored: whole batches, nothing half-written.
+  // Exactly the records announced are stored: whole batches, nothing half-written, nothing
+  // read and listed left unwritten.
   expect(await storedCount(page, session)).toBe(kept);
 });
 

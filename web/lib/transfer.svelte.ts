@@ -95,7 +95,7 @@ export class Transfer {
     if (!api) return;
     const job = crypto.randomUUID();
     let shown: string | null = null;
-    this.#progress = { fileName, job, read: 0, size: file.size, stored: 0 };
+    this.#progress = { fileName, job, read: 0, size: file.size, stored: 0, listed: 0 };
     const onProgress = (p: ImportProgress) => {
       this.#progress = { ...p, fileName, job };
       if (p.session && !shown) {

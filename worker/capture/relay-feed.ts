@@ -1,10 +1,11 @@
 // The inspector's side of the relay, run by the analysis worker (the owner of capture
 // sessions): exchanges of external MCP clients (recorded by the dev server's relay) are
-// merged into IndexedDB, laid into the worker's session as written (`written`), and
-// announced on the capture channel for other tabs. Records are taken as they are: the
-// only reading done here is the shared JSONL reader, which checks each record's shape. The
-// backlog is read as it arrives, through the same streaming reader as a page import
-// (importCaptureStream), and stored in batches while the rest is still coming.
+// numbered into the capture session and laid into the worker's session (`laid`) before they
+// are written to IndexedDB (capture/write-behind.ts: listing first, storing next), then
+// announced on the capture channel for other tabs once written. Records are taken as they
+// are: the only reading done here is the shared JSONL reader, which checks each record's
+// shape. The backlog is read as it arrives, through the same streaming reader as a page
+// import (importCaptureStream), laid in batch by batch, and written once it is read.
 //
 // Race, written down: the event stream vs the backlog. The relay files a record in its
 // JSONL only while no page listens, so this feed must be counted BEFORE it drains the
@@ -20,7 +21,7 @@
 //
 // Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
 // once, then only what is new. The page keeps each open exchange's record as the pushes
-// built it (`#live`) until it ends, and stores the whole record at each push, as before.
+// built it (`#live`) until it ends, and takes the whole record at each push.
 // The relay counts a reconnected stream as a new page (whole records again), so `#live`
 // starts empty at every `open`.
 //
@@ -30,20 +31,22 @@
 //
 // Acknowledgement: the relay removes backlog records from its file only when this page
 // says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
-// named; server/relay/backlog.ts). The ack is sent after the transaction holding the
-// drained records committed, never before; a page closed in between, or a storage error
-// (quota) on that batch, acknowledges nothing, and the records come again on the next
-// drain (the next `open`), where merging makes the second copy harmless. Records pushed
+// named; server/relay/backlog.ts). The ack is sent after every transaction holding the
+// drained records committed, never before (shown is not stored); a page closed in
+// between, or a storage error (quota) on any of them, acknowledges nothing, and the records
+// come again on the next drain (the next `open`), where merging makes the second copy
+// harmless. Records pushed
 // over the stream are not acknowledged (the relay keeps no copy), so a batch storage
 // refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved` on
 // the capture channel, web/lib/held-exchanges.svelte.ts): shown, exported, and written on
 // "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
-import { CaptureStore, StorageError, supersedes, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
+import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { importCaptureStream } from './import-stream.js';
 import { readJsonl } from './jsonl.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
+import { WriteBehind } from './write-behind.js';
 
 /** The relay's page API (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
@@ -72,8 +75,14 @@ export interface RelayFeedDeps {
   fetch?: typeof fetch;
   /** The origin the relay paths are on (the worker's own location in the browser). */
   base: string;
-  /** What was stored, as stored: the owner lays it into its session. */
-  written: (records: StoredExchange[]) => void;
+  /** Numbered copies, shown before they are written (capture/write-behind.ts): lay them in. */
+  laid: (records: StoredExchange[]) => void;
+  /** Copies now committed: the owner may keep them lean. */
+  stored: (records: StoredExchange[]) => void;
+  /** Another writer stored some of these first: the session's copies differ from storage's. */
+  collided: (session: string, ids: string[]) => void;
+  /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
+  quiet?: () => Promise<void>;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
 }
@@ -84,10 +93,6 @@ function noticeFor(r: StoredExchange): CaptureNotice {
     : r.state === 'streaming' ? (r.response?.events?.length ? 'exchange-events' : 'exchange-head')
     : 'exchange-end';
   return { type, id: r.id, seq: r.seq };
-}
-
-function errorInfo(err: unknown): StorageErrorInfo {
-  return err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
 }
 
 // The body of a response as text pieces, decoded as one UTF-8 stream.
@@ -117,13 +122,12 @@ export class RelayFeed {
   readonly #deps: RelayFeedDeps;
   readonly #fetch: typeof fetch;
   #source: EventStream | null = null;
-  /** Newest copy per id not yet written; filled while a write is in flight. */
+  /** Pushes not yet taken, the newest copy per id; filled while a take is in flight. */
   #pending = new Map<string, ExchangeRecord>();
+  #taking: Promise<void> | null = null;
   /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
   #live = new Map<string, ExchangeRecord>();
-  #writing: Promise<void> | null = null;
-  /** Called with whether the next batch the write loop takes commits (see `#written`). */
-  #waiters: ((stored: boolean) => void)[] = [];
+  readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
   #drainAgain = false;
   #stopped = false;
@@ -131,6 +135,22 @@ export class RelayFeed {
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.#behind = new WriteBehind({
+      store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
+      stored: (records) => {
+        deps.stored(records);
+        for (const r of records) deps.announce(noticeFor(r));
+      },
+      // As the tap does: storage refused (quota), so each record goes to the page's held
+      // exchanges (shown, exported, written on "Retry saving") instead of being dropped.
+      // Drained ones are also still in the relay's file (not acknowledged). With no session
+      // to file them under (the settings read itself failed), one notice says "Capture not
+      // saved" and later copies are tried again as they come.
+      refused: (records, session, error) => {
+        if (session === null) deps.announce({ type: 'storage-error', id: records[0]!.id, error });
+        else for (const r of records) deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
+      },
+    });
   }
 
   /** Opens the event stream; the backlog is drained on each `open`. */
@@ -150,7 +170,8 @@ export class RelayFeed {
 
   stop(): void {
     this.#stopped = true;
-    for (const w of this.#waiters.splice(0)) w(false);
+    this.#pending.clear();
+    this.#behind.stop();
     this.#source?.close();
     this.#source = null;
     this.#live.clear();
@@ -158,7 +179,11 @@ export class RelayFeed {
 
   /** Resolves once no drain and no write is in flight (tests and benches). */
   async idle(): Promise<void> {
-    while (this.#draining || this.#writing) await (this.#draining ?? this.#writing);
+    for (;;) {
+      if (this.#draining || this.#taking) await (this.#draining ?? this.#taking);
+      await this.#behind.idle();
+      if (!this.#draining && !this.#taking) return;
+    }
   }
 
   // One push: the record so far or what is new, checked by the shared reader (bad shapes,
@@ -198,23 +223,17 @@ export class RelayFeed {
   async #drainOnce(): Promise<boolean> {
     const url = (path: string) => new URL(path, this.#deps.base).href;
     const ids: string[] = [];
-    let all = true;
-    // One batch is written while the next is read (as a page import does), then the reader
-    // waits for that write: storage paces the reading, one batch ahead at most.
-    let previous: Promise<boolean> = Promise.resolve(true);
+    // Each batch is laid into the session as soon as it is numbered, and written once the
+    // drain is read and listed (capture/write-behind.ts); the acknowledgement waits for
+    // every batch's commit (see "Acknowledgement" above).
+    const written: Promise<boolean>[] = [];
+    const release = this.#behind.hold();
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
-      for (const r of records) {
-        ids.push(r.id);
-        this.#add(r);
-      }
-      // All queued before the loop is kicked, so the write that takes them is one the waiter
-      // hears about: its commit is what the acknowledgement vouches for (see
-      // "Acknowledgement" above). A write already in flight leaves them to the next one.
-      const stored = this.#written();
-      this.#kick();
-      if (!(await previous)) all = false;
-      previous = stored;
+      for (const r of records) ids.push(r.id);
+      const taken = this.#behind.take(records);
+      written.push(taken.written);
+      await taken.laid;
     };
     let drain: string | null;
     let more: boolean;
@@ -227,10 +246,12 @@ export class RelayFeed {
       const end = await importCaptureStream(textPieces(res.body, text), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
       // Unusual text the streaming reader declines: the whole of it through the careful reader.
       if (end.kind !== 'done') await store(readJsonl(text.join('')).exchanges);
-      if (!(await previous)) all = false;
     } catch {
       return false; // the relay went away mid-drain; its next `open` drains again
+    } finally {
+      release();
     }
+    const all = (await Promise.all(written)).every(Boolean);
     if (ids.length === 0 || !all || !drain) return false;
     try {
       const ack = await this.#fetch(url(RELAY_BACKLOG_ACK), {
@@ -245,64 +266,24 @@ export class RelayFeed {
     }
   }
 
-  // Resolves once the next batch the write loop takes (which holds everything queued so
-  // far) is written: true when it committed, false when it failed or the feed stopped.
-  // Hazard: call it before `#kick`, as the loop takes its first batch synchronously.
-  #written(): Promise<boolean> {
-    if (this.#stopped) return Promise.resolve(false);
-    return new Promise((resolve) => this.#waiters.push(resolve));
-  }
-
+  // Pushes are taken one batch at a time: those arriving meanwhile wait in `#pending`
+  // (the newest copy per id), so a stream of events costs a numbering per batch, not per event.
   #queue(r: ExchangeRecord): void {
-    this.#add(r);
-    this.#kick();
-  }
-
-  #add(r: ExchangeRecord): void {
     if (this.#stopped) return;
     const have = this.#pending.get(r.id);
     if (!have || supersedes(r, have)) this.#pending.set(r.id, r);
+    this.#taking ??= this.#takePending();
   }
 
-  #kick(): void {
-    this.#writing ??= this.#write().finally(() => {
-      this.#writing = null;
-      // Queued after the loop's last check but before it cleared: write that too.
-      if (this.#pending.size && !this.#stopped) this.#kick();
-    });
-  }
-
-  // One transaction at a time, so writes land in order; each takes everything pending.
-  async #write(): Promise<void> {
-    const store = this.#deps.store;
-    while (this.#pending.size && !this.#stopped) {
-      // Stable sort by start time: new ids get their session `seq` in the order the
-      // clients sent them, whether they came from the backlog or the stream.
-      const batch = [...this.#pending.values()].sort((a, b) => a.startedAt - b.startedAt);
-      this.#pending.clear();
-      const waiters = this.#waiters.splice(0);
-      let session: string | null = null;
-      try {
-        // The session the service worker records into, re-read per batch so a switch of
-        // session (settings) is followed as the service worker follows it.
-        session = (await store.currentSession()).id;
-        const written = await store.mergeExchanges(session, batch);
-        for (const w of waiters) w(true);
-        if (written.length) this.#deps.written(written);
-        for (const r of written) this.#deps.announce(noticeFor(r));
-      } catch (err) {
-        for (const w of waiters) w(false);
-        // As the tap does: storage refused (quota), so each record goes to the page's
-        // held exchanges (shown, exported, written on "Retry saving") instead of being
-        // dropped. Drained ones are also still in the relay's file (not acknowledged).
-        // With no session to file them under (the settings read itself failed), one
-        // notice says "Capture not saved" and later copies are tried again as they come.
-        const error = errorInfo(err);
-        if (session === null) this.#deps.announce({ type: 'storage-error', id: batch[0]!.id, error });
-        else for (const r of batch) this.#deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
+  async #takePending(): Promise<void> {
+    try {
+      while (this.#pending.size > 0 && !this.#stopped) {
+        const batch = [...this.#pending.values()];
+        this.#pending.clear();
+        await this.#behind.take(batch).laid;
       }
+    } finally {
+      this.#taking = null;
     }
-    // Stopped with records pending: nobody will write them.
-    if (this.#stopped) for (const w of this.#waiters.splice(0)) w(false);
   }
 }

@@ -19,6 +19,8 @@ export interface CaptureOwnerDeps {
   sessions: Map<string, Promise<SessionModel>>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
+  /** Loads a session's model (copies not yet written must be laid in, storage lacks them). */
+  load?: (session: string) => Promise<SessionModel>;
 }
 
 /** Told which sessions changed, once the worker holds the change. */
@@ -66,8 +68,12 @@ export class CaptureOwner {
     });
   }
 
-  /** Records written in this worker (they are what storage now holds, or the Console's copy). */
-  async apply(records: readonly StoredExchange[]): Promise<void> {
+  /**
+   * Records written in this worker (what storage now holds, or the Console's copy), or, with
+   * `unstored`, numbered copies shown before they are written (capture/write-behind.ts):
+   * those are kept whole until `stored` says they are written.
+   */
+  async apply(records: readonly StoredExchange[], opts: { unstored?: boolean } = {}): Promise<void> {
     const bySession = new Map<string, StoredExchange[]>();
     for (const r of records) {
       const list = bySession.get(r.session);
@@ -75,19 +81,51 @@ export class CaptureOwner {
       else bySession.set(r.session, [r]);
     }
     for (const [session, list] of bySession) {
-      const model = await this.#deps.sessions.get(session)?.catch(() => null);
+      const load = opts.unstored ? this.#deps.load : undefined;
+      const model = await (load ? load(session) : this.#deps.sessions.get(session))?.catch(() => null);
       if (model) {
         const fresh = list.filter((r) => {
           const have = model.records.get(r.id);
           return !have || have === r || !supersedes(have, r);
         });
         if (fresh.length) {
-          model.put(fresh);
+          model.put(fresh, opts);
           this.#deps.analyseSoon(session);
         }
       }
     }
     if (bySession.size) this.#tell([...bySession.keys()]);
+  }
+
+  /**
+   * Copies laid `unstored` are now written: their sessions may keep them lean. A session
+   * that did not hold them (its model was dropped and loaded again meanwhile) gets them now.
+   */
+  async stored(records: readonly StoredExchange[]): Promise<void> {
+    const missing: StoredExchange[] = [];
+    for (const session of new Set(records.map((r) => r.session))) {
+      const model = await this.#deps.sessions.get(session)?.catch(() => null);
+      if (!model) continue;
+      const mine = records.filter((r) => r.session === session);
+      model.stored(mine);
+      for (const r of mine) if (model.records.get(r.id) === undefined) missing.push(r);
+    }
+    if (missing.length) await this.apply(missing);
+  }
+
+  /** A session this worker changed itself (an import being read): analysed soon, the page told. */
+  touched(session: string): void {
+    this.#deps.analyseSoon(session);
+    this.#tell([session]);
+  }
+
+  /**
+   * The session's copies differ from storage's (another writer numbered some of its
+   * exchanges first): it is loaded again from storage on its next read.
+   */
+  reload(session: string): void {
+    this.#deps.sessions.delete(session);
+    this.#tell([session]);
   }
 
   /** Resolves once every notice heard so far is laid in. */

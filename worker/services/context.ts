@@ -37,6 +37,8 @@ export interface ServiceContext {
   builtOf: (session: string) => ReturnType<SessionModel['built']>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
+  /** Resolves once what the owner laid in so far is analysed (the relay's writes wait for it). */
+  analysed: () => Promise<void>;
 }
 
 /** The version written into reports this worker makes (SARIF's tool version). */
@@ -99,14 +101,21 @@ export function createContext(): ServiceContext {
     c.poke();
   }
 
+  async function analysed(): Promise<void> {
+    // A task later: what was just handed to the owner is laid in and its analysis scheduled.
+    await new Promise((r) => setTimeout(r, 0));
+    await owner.settled();
+    await Promise.all([...analysers.values()].map((c) => c.idle()));
+  }
+
   // Notices heard, relay records and Console sends are laid into the sessions by the owner;
   // the page is only told.
-  const owner = new CaptureOwner({ store, sessions, analyseSoon });
+  const owner = new CaptureOwner({ store, sessions, analyseSoon, load: modelOf });
   const link = createConsoleLink({ store, apply: (records) => owner.apply(records) });
   const step = new ConsoleStep(link.keep, {
     load: () => store.getSetting('consoleAnswers'),
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, analyseSoon };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, analyseSoon, analysed };
 }

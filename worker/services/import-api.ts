@@ -1,8 +1,10 @@
 // The streaming import (transfer service): a file the page picked is read here in pieces
-// (Blob.stream()), through the CLI's readers (importCaptureStream), and stored in large
-// batched transactions while it is read. The page gets progress (bytes read, records
-// stored) and, once a large file's first batch is stored, its session, so the first
-// screen shows while the rest is still being read.
+// (Blob.stream()), through the CLI's readers (importCaptureStream). Each batch read is laid
+// into the session's model at once (whole) and written behind it in large transactions, once
+// the analysis has caught up, so a file is listed in the time its reading and analysis take,
+// not its storage's. The page gets progress (bytes read, records listed and stored) and,
+// once a large file's first batch is read, its session, so the first screen shows while the
+// rest is still being read; the answer comes once everything is stored.
 //
 // Cancel keeps what was stored and says so: the session stays, named "<file> (first N,
 // cancelled)", holding the first N records of the file, complete each (a batch is one
@@ -24,6 +26,8 @@ export interface ImportProgress {
   size: number;
   /** Records stored so far. */
   stored: number;
+  /** Records read and listed so far (stored behind them). */
+  listed: number;
   /** Set once the first batch is stored (large files only): the page may show it. */
   session?: SessionInfo;
 }
@@ -33,11 +37,17 @@ export interface ImportDeps {
   sessions: Map<string, Promise<SessionModel>>;
   /** The careful whole-text import (the transfer service's importText). */
   importText: (text: string, fileName: string, allowPartial: boolean) => Promise<ImportAnswer>;
+  /** The session shown early changed: analyse it and tell the page. */
+  touched?: (session: string) => void;
+  /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
+  quiet?: () => Promise<void>;
 }
 
 // Files smaller than this are imported in one go: showing them early gains nothing.
 const SHOW_EARLY_BYTES = 4 << 20;
 const BATCH = 2000;
+/** Records read but not yet written before the reading waits for storage (bounds memory). */
+const MAX_UNWRITTEN = 30_000;
 
 /** Decoded pieces of a Blob, counting the bytes read into `counter`. */
 async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<string> {
@@ -59,7 +69,7 @@ async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<
 }
 
 /** importStream / cancelImport for the transfer service (services/transfer.ts). */
-export function createImportApi({ store, sessions, importText }: ImportDeps) {
+export function createImportApi({ store, sessions, importText, touched, quiet }: ImportDeps) {
   const cancelled = new Set<string>();
 
   return {
@@ -73,15 +83,21 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
       const prefix = crypto.randomUUID().slice(0, 8);
       // Set inside the batch callback: typed wide so the checker does not narrow it to null.
       let session = null as { id: string; name: string; createdAt: number } | null;
+      // Records are laid into the model as read, kept whole, and written behind, one
+      // transaction at a time once the analysis caught up: a file is listed in the time its
+      // reading and analysis take, and stored after (the answer waits for that).
+      let writing: Promise<void> = Promise.resolve();
       try {
         const counter = { read: 0 };
         const model = new SessionModel([], { final: true, bodies: store });
         let stored = 0;
+        let laid = 0;
         let shown = false;
-        let writing: Promise<void> = Promise.resolve();
+        let unwritten = 0;
         /** Records with a derivedFrom, as read and as stored: the reader may re-point it at the end. */
         const linked: [ExchangeRecord, StoredExchange][] = [];
         const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
+        const progress = (extra: Partial<ImportProgress> = {}) => onProgress?.({ read: counter.read, size: file.size, stored, listed: laid, ...extra });
         const end = await importCaptureStream(piecesOf(file, counter), {
           allowPartial, idPrefix: prefix, batchSize: BATCH, cancelled: () => cancelled.has(job),
         }, async (records: ExchangeRecord[]) => {
@@ -89,19 +105,25 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
           const s = session.id;
           const batch = records.map((r) => stamp(r, prefix, s));
           for (let i = 0; i < batch.length; i++) if (records[i].derivedFrom !== undefined) linked.push([records[i], batch[i]]);
-          // One transaction in flight while the next batch is read: the clone into
-          // IndexedDB and the parsing overlap instead of taking turns.
-          await writing;
-          writing = store.putExchanges(batch).then(() => {
-            model.put(batch);
+          model.put(batch, { unstored: true });
+          laid += batch.length;
+          const early = !shown && file.size >= SHOW_EARLY_BYTES;
+          if (early) {
+            shown = true;
+            sessions.set(s, Promise.resolve(model));
+          }
+          if (shown) touched?.(s);
+          progress(early ? { session: sessionInfo() } : {});
+          unwritten += batch.length;
+          writing = writing.then(async () => {
+            await quiet?.();
+            await store.putExchanges(batch);
+            model.stored(batch);
             stored += batch.length;
-            const early = !shown && file.size >= SHOW_EARLY_BYTES;
-            if (early) {
-              shown = true;
-              sessions.set(s, Promise.resolve(model));
-            }
-            onProgress?.({ read: counter.read, size: file.size, stored, ...(early ? { session: sessionInfo() } : {}) });
+            unwritten -= batch.length;
+            progress();
           });
+          if (unwritten > MAX_UNWRITTEN) await writing;
         });
         await writing;
 
@@ -133,6 +155,7 @@ export function createImportApi({ store, sessions, importText }: ImportDeps) {
         return { ok: true, value: { session: sessionInfo(), count: stored, skipped, notes: out.notes } };
       } catch (err) {
         // Storage refused (quota…): nothing half-imported stays behind; the page says why.
+        await writing.catch(() => undefined);
         if (session) await store.deleteSession(session.id).catch(() => undefined);
         if (session) sessions.delete(session.id);
         if (err instanceof StorageError) return { ok: false, error: err.toInfo() };

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -28,7 +28,11 @@ export function createLifeService({ store, keyring, owner, guard }: Pick<Service
         if (typeof EventSource === 'function') {
           feed = new RelayFeed({
             store, base: opts.capture, openEvents: (url) => new EventSource(url),
-            written: (records) => void owner.apply(records), announce: (n) => owner.announce(n),
+            laid: (records) => void owner.apply(records, { unstored: true }),
+            stored: (records) => void owner.stored(records),
+            collided: (session) => owner.reload(session),
+            quiet: analysed,
+            announce: (n) => owner.announce(n),
           });
           feed.start();
         }

@@ -15,7 +15,7 @@ import type { ImportAnswer, ImportRefusal, Imported } from '../view/types.js';
 import { safeName, VERSION, type ServiceContext } from './context.js';
 import { createImportApi } from './import-api.js';
 
-export function createTransferService({ store, sessions, keyring, guard, builtOf, modelOf }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'builtOf' | 'modelOf'>) {
+export function createTransferService({ store, sessions, keyring, guard, builtOf, modelOf, owner, analysed }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'builtOf' | 'modelOf' | 'owner' | 'analysed'>) {
   /**
    * Reads a HAR or JSONL file into a new capture session. A damaged file is refused with
    * what was skipped and how many entries are readable, unless `allowPartial`.
@@ -50,7 +50,10 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
     return got.ok ? got.value : got;
   }
 
-  const streamed = createImportApi({ store, sessions, importText: (text, name, partial) => importText(text, name, partial) });
+  const streamed = createImportApi({
+    store, sessions, importText: (text, name, partial) => importText(text, name, partial),
+    touched: (session) => owner.touched(session), quiet: analysed,
+  });
 
   return {
     importText,

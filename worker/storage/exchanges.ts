@@ -5,7 +5,7 @@ import type { ExchangeRecord, ExchangeState, SseEventRecord } from '../protocol.
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Connection } from './connection.js';
 import { StorageError, toStorageError } from './errors.js';
-import type { StoredExchange } from './schema.js';
+import type { SessionRecord, StoredExchange } from './schema.js';
 import { eventCount } from '../decode/lean-record.js';
 
 /** What the tap knows when a request starts; storage assigns `seq` and `v`. */
@@ -155,28 +155,48 @@ export function mergeExchanges(conn: Connection, session: string, records: reado
     // round trip to the database per batch instead of two per record (a relay backlog
     // batch holds thousands). Requests in one transaction still run in the order issued.
     const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(exchanges, records)]);
-    const s = stored ?? { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
-    // The copy each id has as of this record: the stored one, or one written earlier in the batch.
-    const have = new Map<string, StoredExchange | undefined>();
-    const written: StoredExchange[] = [];
-    const puts: Promise<unknown>[] = [];
-    let added = false;
-    records.forEach((rec, i) => {
-      const old = have.has(rec.id) ? have.get(rec.id) : olds[i];
-      if (old && !supersedes(rec, old)) return;
-      const next: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : s.nextSeq, session: old ? old.session : session };
-      if (!old) {
-        s.nextSeq += 1;
-        added = true;
-      }
-      have.set(rec.id, next);
-      puts.push(exchanges.put(next));
-      written.push(next);
-    });
-    if (added) puts.push(sessions.put(s));
+    const plan = planMerge(session, stored, olds, records);
+    const puts: Promise<unknown>[] = plan.written.map((r) => exchanges.put(r));
+    if (plan.fresh.size > 0) puts.push(sessions.put(plan.session));
     await Promise.all([...puts, tx.done]);
-    return written;
+    return plan.written;
   });
+}
+
+/** What a merge writes: each copy as stored, and the session with its numbering advanced. */
+export interface MergePlan {
+  written: StoredExchange[];
+  /** Ids the session did not hold before (numbered from its `nextSeq`). */
+  fresh: Set<string>;
+  session: SessionRecord;
+}
+
+/**
+ * The merge rule, apart from any transaction: `olds[i]` is the stored copy of `records[i]`'s
+ * id (undefined for a new id). New ids are numbered in the order given; a known id keeps its
+ * seq and session and is written only when the incoming copy `supersedes` it; a later copy
+ * in the same batch is compared with the one written earlier in it.
+ */
+export function planMerge(
+  session: string, stored: SessionRecord | undefined, olds: readonly (StoredExchange | undefined)[], records: readonly ExchangeRecord[],
+): MergePlan {
+  const s = stored ? { ...stored } : { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+  // The copy each id has as of this record: the stored one, or one written earlier in the batch.
+  const have = new Map<string, StoredExchange | undefined>();
+  const written: StoredExchange[] = [];
+  const fresh = new Set<string>();
+  records.forEach((rec, i) => {
+    const old = have.has(rec.id) ? have.get(rec.id) : olds[i];
+    if (old && !supersedes(rec, old)) return;
+    const next: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : s.nextSeq, session: old ? old.session : session };
+    if (!old) {
+      s.nextSeq += 1;
+      fresh.add(rec.id);
+    }
+    have.set(rec.id, next);
+    written.push(next);
+  });
+  return { written, fresh, session: s };
 }
 
 /** Up to this many stored exchanges, a merge lists the store's keys instead of asking per id. */
@@ -186,7 +206,7 @@ export const MERGE_KEY_LIST_LIMIT = 50_000;
 // fresh session is nearly all new ids: asking for each cost a request per record (a third
 // of a 2,600-record batch's merge in Chromium), so while the store is small its keys are
 // listed in one request and only the ids it holds are read.
-async function storedCopies(
+export async function storedCopies(
   exchanges: { count(): Promise<number>; getAllKeys(): Promise<IDBValidKey[]>; get(id: string): Promise<StoredExchange | undefined> },
   records: readonly ExchangeRecord[],
 ): Promise<(StoredExchange | undefined)[]> {

@@ -4,6 +4,7 @@
 import { Connection } from './connection.js';
 import * as catalog from './catalog.js';
 import * as exchanges from './exchanges.js';
+import * as reserve from './reserve.js';
 import type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
 import type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 import type { ExchangeRecord, SseEventRecord } from '../protocol.js';
@@ -14,6 +15,7 @@ export { StorageError, isQuotaError, type StorageErrorInfo, type StorageErrorKin
 export { DB_NAME, DB_VERSION } from './schema.js';
 export type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 export type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
+export type { Reservation, ReservedCopy } from './reserve.js';
 
 /** Typed access to the capture database. Every method throws only StorageError. */
 export class CaptureStore {
@@ -33,6 +35,12 @@ export class CaptureStore {
   mergeExchanges(session: string, recs: readonly ExchangeRecord[]): Promise<StoredExchange[]> {
     return exchanges.mergeExchanges(this.#conn, session, recs);
   }
+  /** The numbering step of a merge whose copies are written later (storage/reserve.ts). */
+  reserveExchanges(session: string, recs: readonly ExchangeRecord[]): Promise<reserve.Reservation> {
+    return reserve.reserveExchanges(this.#conn, session, recs);
+  }
+  /** Writes reserved copies; resolves to the ids another writer stored first. */
+  writeReserved(items: readonly reserve.ReservedCopy[]): Promise<string[]> { return reserve.writeReserved(this.#conn, items); }
   updateExchange(id: string, change: (rec: StoredExchange) => StoredExchange | void): Promise<StoredExchange> {
     return exchanges.updateExchange(this.#conn, id, change);
   }

@@ -30,7 +30,7 @@ function modelOf(b: Built): SessionModel {
 export async function* wholeInChunks(model: SessionModel, records: readonly ExchangeRecord[]): AsyncGenerator<ExchangeRecord[]> {
   for (let i = 0; i < records.length; i += CHUNK) {
     const part = records.slice(i, i + CHUNK);
-    const want = part.filter((r) => isLean(r) && model.held(r.id) === undefined).map((r) => r.id);
+    const want = part.filter((r) => isLean(r) && model.held(r.id) === undefined && model.unstored(r.id) === undefined).map((r) => r.id);
     const got = want.length > 0 && model.bodies !== null ? await model.bodies.getExchanges(want) : [];
     const byId = new Map<string, ExchangeRecord>();
     for (const s of got) if (s !== undefined) byId.set(s.id, s);
@@ -38,6 +38,9 @@ export async function* wholeInChunks(model: SessionModel, records: readonly Exch
       const h = model.held(r.id);
       if (h !== undefined) return { ...h, v: PROTOCOL_VERSION, seq: r.seq };
       if (!isLean(r)) return r;
+      // Shown before it is written (capture/write-behind.ts): the model holds it whole.
+      const u = model.unstored(r.id);
+      if (u !== undefined && u.seq === r.seq) return u;
       // Gone from storage (a session cleared meanwhile): the lean copy is all there is.
       return byId.get(r.id) ?? r;
     });

@@ -15,7 +15,9 @@
 // Lean records: given a body store, the model keeps stored records without their body texts
 // once the engine has decoded them (decode/lean-record.ts); the detail pane, search, export
 // and copy read bodies back on demand (view/body-reads.ts). Held copies keep theirs: they
-// exist nowhere else. A record put whole waits whole until the next build decodes it.
+// exist nowhere else, and so do records put `unstored` (relay records shown before they are
+// written, capture/write-behind.ts) until `stored` says storage has them. A record put whole
+// waits whole until the next build decodes it.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineStep } from '../engine/analysis-engine.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
@@ -125,6 +127,8 @@ export class SessionModel {
   /** How many analysis steps ran (each build of a changed version is one). */
   steps = 0;
   #built: { version: number; keys: number; result: Promise<Built> } | null = null;
+  /** Ids whose record is not written yet (see the header): kept whole. */
+  readonly #unstored = new Set<string>();
   /** Held copies by id (see the header): shown over the stored records until released. */
   readonly #held = new Map<string, UnsavedExchange>();
   /** The session's one engine: it keeps decodings, threading, readings and findings. */
@@ -161,12 +165,29 @@ export class SessionModel {
     }
   }
 
-  put(records: Iterable<StoredExchange>): void {
+  /** Lays records in; `unstored`: not written yet, so kept whole until `stored`. */
+  put(records: Iterable<StoredExchange>, opts: { unstored?: boolean } = {}): void {
     for (const r of records) {
       this.records.set(r.id, r);
       this.#dirty.add(r.id);
+      if (opts.unstored) this.#unstored.add(r.id);
+      else this.#unstored.delete(r.id);
     }
     this.version += 1;
+  }
+
+  /** Records put `unstored` are written now: each that is still the one held may go lean. */
+  stored(records: Iterable<StoredExchange>): void {
+    for (const r of records) {
+      if (this.records.get(r.id) !== r || !this.#unstored.delete(r.id)) continue;
+      const kept = this.#engine?.entry(r.seq)?.record;
+      if (this.bodies !== null && kept !== undefined && kept !== r && kept.id === r.id) this.records.set(r.id, kept as StoredExchange);
+    }
+  }
+
+  /** The whole copy the model holds of an exchange storage does not have yet, if any. */
+  unstored(id: string): StoredExchange | undefined {
+    return this.#unstored.has(id) ? this.records.get(id) : undefined;
   }
 
   /** Holds (or replaces) copies of exchanges storage refused. */
@@ -243,7 +264,7 @@ export class SessionModel {
   #settle(engine: AnalysisEngine, fed: readonly StoredExchange[]): void {
     if (this.bodies === null) return;
     for (const r of fed) {
-      if (this.records.get(r.id) !== r) continue;
+      if (this.records.get(r.id) !== r || this.#unstored.has(r.id)) continue;
       const kept = engine.entry(r.seq)?.record;
       if (kept !== undefined && kept !== r && kept.id === r.id) this.records.set(r.id, kept as StoredExchange);
     }

@@ -1,11 +1,12 @@
-// The relay backlog drain (worker/capture/relay-feed.ts) writes one batch while it reads the
-// next, like a page import, and still acknowledges only what committed. Storage is stood in
-// for by a store whose writes the test lets commit one at a time.
+// The relay backlog drain (worker/capture/relay-feed.ts) lays every batch of the backlog into
+// the session as it is read, before writing any (capture/write-behind.ts), writes once the
+// drain is read, and acknowledges only once every write committed. Storage is stood in for
+// by a store that numbers at once and whose writes the test lets commit one at a time.
 import { describe, expect, it, vi } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import type { CaptureStore, StoredExchange } from '../../../worker/storage/index.js';
+import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker/storage/index.js';
 
 const RECORDS = 3000; // a first batch of 2,000 and the rest
 const PIECE = 16 * 1024;
@@ -35,13 +36,19 @@ function harness() {
       offset += PIECE;
     },
   }, { highWaterMark: 0 });
-  const writes: { size: number; commit: () => void; committed: boolean }[] = [];
+  const writes: { size: number; commit: () => void; committed: boolean; afterRead: boolean }[] = [];
   const acks: { ids: string[]; committedBefore: number }[] = [];
+  const laid: StoredExchange[] = [];
+  let nextSeq = 0;
   const store = {
-    async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq: 0 }; },
-    mergeExchanges(session: string, batch: readonly ExchangeRecord[]): Promise<StoredExchange[]> {
+    async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
+    async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
+      const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
+      return { copies, fresh: new Set(copies.map((c) => c.id)) };
+    },
+    writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
       return new Promise((resolve) => {
-        const w = { size: batch.length, committed: false, commit: () => { w.committed = true; resolve(batch.map((r) => ({ ...r, session }))); } };
+        const w = { size: items.length, committed: false, afterRead: body.finished, commit: () => { w.committed = true; resolve([]); } };
         writes.push(w);
       });
     },
@@ -56,28 +63,38 @@ function harness() {
     return new Response('', { status: 404 });
   }) as typeof globalThis.fetch;
   const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
-  const feed = new RelayFeed({ store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events, written: () => undefined, announce: () => undefined });
-  return { feed, events, body, writes, acks };
+  const feed = new RelayFeed({
+    store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
+    laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => undefined, announce: () => undefined,
+  });
+  return { feed, events, body, writes, acks, laid };
 }
 
 describe('relay backlog drain', () => {
-  it('reads the next batch of the backlog while the batch before it is being written, and acknowledges once both committed', async () => {
-    const { feed, events, body, writes, acks } = harness();
+  it('lays the whole backlog in before writing any of it, and acknowledges once every write committed', async () => {
+    const { feed, events, body, writes, acks, laid } = harness();
     feed.start();
     events.onopen!(new Event('open'));
-    await vi.waitFor(() => expect(writes.length).toBe(1));
-    expect(writes[0]!.size).toBeGreaterThanOrEqual(2000);
-    // The first write has not committed, yet the rest of the backlog is read meanwhile.
     await vi.waitFor(() => expect(body.finished).toBe(true));
+    await vi.waitFor(() => expect(laid).toHaveLength(RECORDS));
+    // Numbered in the order read, once each.
+    expect(laid.map((r) => r.seq)).toEqual([...Array(RECORDS).keys()]);
+    await vi.waitFor(() => expect(writes.length).toBeGreaterThan(0));
+    // Nothing was written before the drain was read: the first write starts after.
+    expect(writes[0]!.afterRead).toBe(true);
     expect(acks).toEqual([]);
-    writes[0]!.commit();
-    await vi.waitFor(() => expect(writes.length).toBe(2));
-    expect(writes[0]!.size + writes[1]!.size).toBe(RECORDS);
-    expect(acks).toEqual([]);
-    writes[1]!.commit();
+    // Writes go one transaction at a time; commit each as it comes.
+    let written = 0;
+    while (written < RECORDS) {
+      await vi.waitFor(() => expect(writes.length).toBeGreaterThan(writes.filter((w) => w.committed).length));
+      const w = writes.find((x) => !x.committed)!;
+      expect(acks).toEqual([]);
+      w.commit();
+      written += w.size;
+    }
     await feed.idle();
     expect(acks).toHaveLength(1);
-    expect(acks[0]!.committedBefore).toBe(2);
+    expect(acks[0]!.committedBefore).toBe(writes.length);
     expect(new Set(acks[0]!.ids).size).toBe(RECORDS);
     feed.stop();
   });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { StorageError, type CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
+import { CaptureOwner } from '../../../worker/services/capture-owner.js';
 import { createConsoleLink } from '../../../worker/services/console-link.js';
 import { ConsoleStep } from '../../../worker/services/console-step.js';
 import { createConsoleService } from '../../../worker/services/console.js';
@@ -33,6 +34,8 @@ function services(store = memoryStore()) {
     guard: async <T>(fn: () => Promise<T>) => ({ ok: true as const, value: await fn() }),
     builtOf: async (s: string) => (await sessions.get(s)!).built(() => [], 0),
     modelOf: (s: string) => sessions.get(s)!,
+    owner: new CaptureOwner({ store, sessions, analyseSoon: () => undefined }),
+    analysed: async () => undefined,
   };
   return { keys: createKeysService(ctx), transfer: createTransferService(ctx), console: createConsoleService(ctx), tamper: createTamperService(ctx) };
 }

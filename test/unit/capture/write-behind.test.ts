@@ -1,0 +1,180 @@
+// Relay records shown before they are written (worker/capture/write-behind.ts): numbered in
+// the order taken, laid in at once, written after, a later copy of an unwritten id keeping
+// its number, an id another writer stored first merged into its copy and reported, a
+// refused write reported with its copies, and a live take never queued behind a backlog.
+import { describe, expect, it, vi } from 'vitest';
+import { WriteBehind, type WriteBehindDeps } from '../../../worker/capture/write-behind.js';
+import type { ExchangeRecord } from '../../../worker/protocol.js';
+import { StorageError, supersedes, type ReservedCopy, type StoredExchange } from '../../../worker/storage/index.js';
+
+const rec = (id: string, state: ExchangeRecord['state'], startedAt: number): ExchangeRecord =>
+  ({ v: 1, id, seq: 99, source: 'relay', startedAt, state, request: { method: 'POST', url: 'http://t/mcp', headers: [] } });
+
+// A stand-in storage: numbering as mergeExchanges does, writes logged and, when `gate` is
+// set, held until the test lets them commit. As in IndexedDB, transactions on the exchanges
+// run one after another in the order made, and reading the session takes a round trip.
+function harness(opts: { gate?: boolean } = {}) {
+  const rows = new Map<string, StoredExchange>();
+  let nextSeq = 0;
+  const log: string[] = [];
+  const pending: (() => void)[] = [];
+  const taken: ExchangeRecord[][] = [];
+  let collide = new Set<string>();
+  let refuse = false;
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  const store: WriteBehindDeps['store'] = {
+    async currentSession() {
+      await new Promise((r) => setTimeout(r, 5));
+      return { id: 's', name: 'Session 1', createdAt: 0, nextSeq };
+    },
+    reserveExchanges: (session, records) => inTurn(async () => {
+      log.push(`reserve ${records.map((r) => r.id).join(',')}`);
+      const copies: StoredExchange[] = [];
+      const fresh = new Set<string>();
+      for (const r of records) {
+        const old = rows.get(r.id);
+        if (old && !supersedes(r, old)) continue;
+        copies.push({ ...r, seq: old ? old.seq : nextSeq++, session });
+        if (!old) fresh.add(r.id);
+      }
+      return { copies, fresh };
+    }),
+    writeReserved: (items: readonly ReservedCopy[]) => inTurn(() => {
+      log.push(`write ${items.map((i) => `${i.fresh ? 'add' : 'put'}:${i.copy.id}@${i.copy.seq}`).join(',')}`);
+      const run = async () => {
+        if (refuse) throw new StorageError('quota', 'The disk is full (test).');
+        const collided = items.filter((i) => collide.has(i.copy.id)).map((i) => i.copy.id);
+        for (const i of items) if (!collide.has(i.copy.id)) rows.set(i.copy.id, i.copy);
+        return collided;
+      };
+      if (!opts.gate) return run();
+      return new Promise<string[]>((resolve, reject) => pending.push(() => void run().then(resolve, reject)));
+    }),
+    async mergeExchanges(session, records) {
+      log.push(`merge ${records.map((r) => r.id).join(',')}`);
+      return [];
+    },
+  };
+  const laid: StoredExchange[] = [];
+  const stored: StoredExchange[] = [];
+  const refused: { ids: string[]; session: string | null }[] = [];
+  const collided: string[] = [];
+  const behind = new WriteBehind({
+    store,
+    laid: (r) => void laid.push(...r),
+    stored: (r) => void stored.push(...r),
+    refused: (r, session) => void refused.push({ ids: r.map((x) => x.id), session }),
+    collided: (_s, ids) => void collided.push(...ids),
+  });
+  return {
+    behind, rows, log, laid, stored, refused, collided, taken,
+    commitNext: () => pending.shift()?.(),
+    pendingWrites: () => pending.length,
+    setCollide: (ids: string[]) => { collide = new Set(ids); },
+    setRefuse: (on: boolean) => { refuse = on; },
+    take: (records: ExchangeRecord[]) => behind.take(records),
+    addStored: (r: StoredExchange) => rows.set(r.id, r),
+  };
+}
+
+describe('write-behind of relay records', () => {
+  it('numbers new ids in start order, lays them in before writing, and a later copy of an unwritten id keeps its number', async () => {
+    const h = harness({ gate: true });
+    const release = h.behind.hold();
+    const first = h.take([rec('b', 'pending', 2), rec('a', 'complete', 1)]);
+    await first.laid;
+    expect(h.laid.map((r) => `${r.id}@${r.seq}`)).toEqual(['a@0', 'b@1']);
+    // The complete copy of b replaces the pending one in memory: no second numbering.
+    const second = h.take([rec('b', 'complete', 2), rec('a', 'pending', 1)]);
+    await second.laid;
+    expect(h.log.filter((l) => l.startsWith('reserve'))).toEqual(['reserve a,b']);
+    expect(h.laid.map((r) => `${r.id}@${r.seq}:${r.state}`)).toEqual(['a@0:complete', 'b@1:pending', 'b@1:complete']);
+    // Held: nothing written yet.
+    await new Promise((r) => setTimeout(r, 10));
+    expect(h.log.some((l) => l.startsWith('write'))).toBe(false);
+    release();
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    // One write, the newest copy per id, each added as new.
+    expect(h.log.at(-1)).toBe('write add:a@0,add:b@1');
+    h.commitNext();
+    expect(await first.written).toBe(true);
+    expect(await second.written).toBe(true);
+    expect(h.rows.get('b')!.state).toBe('complete');
+    expect(h.stored.map((r) => r.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('puts (not adds) a later copy of an id whose first copy was written meanwhile', async () => {
+    const h = harness({ gate: true });
+    const first = h.take([rec('x', 'pending', 1)]);
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    // Taken while the first copy's add is in flight: kept in memory with its number.
+    const second = h.take([rec('x', 'complete', 1)]);
+    await second.laid;
+    h.commitNext();
+    expect(await first.written).toBe(true);
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    h.commitNext();
+    expect(await second.written).toBe(true);
+    expect(h.log).toEqual(['reserve x', 'write add:x@0', 'write put:x@0']);
+    expect(h.rows.get('x')!.state).toBe('complete');
+  });
+
+  it('merges an id another writer stored first into its copy, reports it, and merges its later copies too', async () => {
+    const h = harness();
+    h.setCollide(['c']);
+    const t = h.take([rec('c', 'complete', 1), rec('d', 'complete', 2)]);
+    expect(await t.written).toBe(true);
+    expect(h.collided).toEqual(['c']);
+    expect(h.log).toContain('merge c');
+    expect(h.stored.map((r) => r.id)).toEqual(['d']);
+    h.setCollide([]);
+    // A later copy of c is not put over what the other writer stored.
+    h.addStored({ ...rec('c', 'pending', 1), seq: 7, session: 's' });
+    await h.take([rec('c', 'complete', 1)]).written;
+    expect(h.log.filter((l) => l.startsWith('write')).at(-1)).not.toContain('c@');
+  });
+
+  it('reports a write storage refuses with its copies and session, and says the batch was not written', async () => {
+    const h = harness();
+    h.setRefuse(true);
+    const t = h.take([rec('e', 'complete', 1)]);
+    await t.laid;
+    expect(h.laid.map((r) => r.id)).toEqual(['e']);
+    expect(await t.written).toBe(false);
+    expect(h.refused).toEqual([{ ids: ['e'], session: 's' }]);
+    // Numbered again by storage next time (nothing of it was written).
+    h.setRefuse(false);
+    expect(await h.take([rec('e', 'complete', 1)]).written).toBe(true);
+    expect(h.log.filter((l) => l.startsWith('reserve'))).toEqual(['reserve e', 'reserve e']);
+  });
+
+  it('numbers a live take before the next chunk of a backlog is written', async () => {
+    const h = harness({ gate: true });
+    const release = h.behind.hold();
+    const backlog = Array.from({ length: 450 }, (_, i) => rec(`k${i}`, 'complete', i));
+    await h.take(backlog).laid;
+    release();
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    // A live record arrives while the first chunk is being written.
+    const live = h.take([rec('live', 'complete', 10_000)]);
+    h.commitNext();
+    await live.laid;
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    const reserveLive = h.log.indexOf('reserve live');
+    const writes = h.log.map((l, i) => (l.startsWith('write') ? i : -1)).filter((i) => i >= 0);
+    // Numbered after the first chunk and before the second.
+    expect(reserveLive).toBeGreaterThan(writes[0]!);
+    expect(reserveLive).toBeLessThan(writes[1]!);
+    while (h.pendingWrites() > 0 || !(h.rows.has('live'))) {
+      h.commitNext();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(await live.written).toBe(true);
+    expect(h.rows.size).toBe(451);
+  });
+});
