@@ -144,7 +144,8 @@ export class WriteBehind {
     // Copies of one id in the same reservation: only the newest is laid and written.
     for (const item of reserved) {
       const had = this.#unwritten.get(item.copy.id);
-      this.#unwritten.set(item.copy.id, had ? { copy: item.copy, fresh: had.fresh || item.fresh } : item);
+      if (had?.fresh) item.fresh = true;
+      this.#unwritten.set(item.copy.id, item);
     }
     const items = [...known, ...reserved].filter((i) => this.#unwritten.get(i.copy.id) === i);
     if (items.length === 0) return { written: Promise.resolve(!refused) };

@@ -5,7 +5,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { WriteBehind, type WriteBehindDeps } from '../../../worker/capture/write-behind.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { StorageError, supersedes, type ReservedCopy, type StoredExchange } from '../../../worker/storage/index.js';
+import { planMerge } from '../../../worker/storage/exchanges.js';
+import { StorageError, type ReservedCopy, type StoredExchange } from '../../../worker/storage/index.js';
 
 const rec = (id: string, state: ExchangeRecord['state'], startedAt: number): ExchangeRecord =>
   ({ v: 1, id, seq: 99, source: 'relay', startedAt, state, request: { method: 'POST', url: 'http://t/mcp', headers: [] } });
@@ -34,15 +35,9 @@ function harness(opts: { gate?: boolean } = {}) {
     },
     reserveExchanges: (session, records) => inTurn(async () => {
       log.push(`reserve ${records.map((r) => r.id).join(',')}`);
-      const copies: StoredExchange[] = [];
-      const fresh = new Set<string>();
-      for (const r of records) {
-        const old = rows.get(r.id);
-        if (old && !supersedes(r, old)) continue;
-        copies.push({ ...r, seq: old ? old.seq : nextSeq++, session });
-        if (!old) fresh.add(r.id);
-      }
-      return { copies, fresh };
+      const plan = planMerge(session, { id: session, name: 'Session 1', createdAt: 0, nextSeq }, records.map((r) => rows.get(r.id)), records);
+      nextSeq = plan.session.nextSeq;
+      return { copies: plan.written, fresh: plan.fresh };
     }),
     writeReserved: (items: readonly ReservedCopy[]) => inTurn(() => {
       log.push(`write ${items.map((i) => `${i.fresh ? 'add' : 'put'}:${i.copy.id}@${i.copy.seq}`).join(',')}`);
@@ -106,6 +101,15 @@ describe('write-behind of relay records', () => {
     expect(await second.written).toBe(true);
     expect(h.rows.get('b')!.state).toBe('complete');
     expect(h.stored.map((r) => r.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('lays one copy of an id read several times in one batch (a relay file has a line per step), the newest', async () => {
+    const h = harness();
+    const t = h.take([rec('f', 'pending', 1), rec('g', 'complete', 2), rec('f', 'streaming', 1), rec('f', 'complete', 1)]);
+    await t.laid;
+    expect(h.laid.map((r) => `${r.id}@${r.seq}:${r.state}`)).toEqual(['f@0:complete', 'g@1:complete']);
+    expect(await t.written).toBe(true);
+    expect(h.log.at(-1)).toBe('write add:f@0,add:g@1');
   });
 
   it('puts (not adds) a later copy of an id whose first copy was written meanwhile', async () => {
