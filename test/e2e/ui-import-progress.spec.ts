@@ -61,8 +61,9 @@ test('a large import shows its progress and its session early, and Cancel keeps 
   const session = await page.getByTestId('session-picker').inputValue();
   await expect(page.getByTestId('session-picker').locator('option:checked')).toHaveText(`big-capture.har (first ${kept}, cancelled)`);
   // Exactly the records announced are stored: whole batches, nothing half-written, nothing
-  // read and listed left unwritten.
+  // read and listed left unwritten; and the list shows those, not what was read.
   expect(await storedCount(page, session)).toBe(kept);
+  await expect(page.getByTestId('count-exchanges')).toHaveText(`${kept} exchanges`);
 });
 
 test('a large import runs to the end with its progress shown, and every exchange is stored', async ({ inspector, page }) => {

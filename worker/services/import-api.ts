@@ -8,7 +8,8 @@
 //
 // Cancel keeps what was stored and says so: the session stays, named "<file> (first N,
 // cancelled)", holding the first N records of the file, complete each (a batch is one
-// transaction, so nothing is half-written). That is what the user was already looking at.
+// transaction, so nothing is half-written). Batches read but not yet written when Cancel
+// comes are not written; the session is then read back from storage, so it shows the N kept.
 //
 // Anything the streaming readers decline (a damaged or unusual file, skipped entries) is
 // undone (the session and what it held are removed) and read whole by `importText`, the
@@ -94,6 +95,8 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
         let laid = 0;
         let shown = false;
         let unwritten = 0;
+        /** Cancelled after some batches were read but before they were written. */
+        let cut = false;
         /** Records with a derivedFrom, as read and as stored: the reader may re-point it at the end. */
         const linked: [ExchangeRecord, StoredExchange][] = [];
         const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
@@ -117,6 +120,12 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
           unwritten += batch.length;
           writing = writing.then(async () => {
             await quiet?.();
+            // Cancelled while written behind: what is stored is kept, the rest is not written.
+            if (cancelled.has(job)) {
+              cut = true;
+              unwritten -= batch.length;
+              return;
+            }
             await store.putExchanges(batch);
             model.stored(batch);
             stored += batch.length;
@@ -127,12 +136,15 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
         });
         await writing;
 
-        if (end.kind === 'cancelled') {
+        if (end.kind === 'cancelled' || cut) {
           if (!session) return { ok: false, error: { kind: 'cancelled', message: 'Import cancelled; nothing was stored.', where: 'file', skipped: [], readable: null } };
           const name = `${fileName} (first ${stored}, cancelled)`;
           await store.renameSession(session.id, name);
           session.name = name;
-          sessions.set(session.id, Promise.resolve(model));
+          // The model holds records read but never written: the session is read again from
+          // storage instead, so what it shows is what was kept.
+          if (cut) sessions.delete(session.id);
+          else sessions.set(session.id, Promise.resolve(model));
           return { ok: true, value: { session: sessionInfo(), count: stored, skipped: [], notes: [`Import cancelled after ${stored} exchanges; they were kept.`], cancelled: true } };
         }
         if (end.kind === 'declined') {
