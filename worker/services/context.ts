@@ -41,6 +41,9 @@ export interface ServiceContext {
   analysed: () => Promise<void>;
 }
 
+/** How long the page is given to read its view after being told of a change (see `analysed`). */
+const PAGE_READ_MS = 100;
+
 /** The version written into reports this worker makes (SARIF's tool version). */
 export const VERSION = '0.1.0';
 
@@ -101,11 +104,18 @@ export function createContext(): ServiceContext {
     c.poke();
   }
 
+  // Idle means: what was handed to the owner is laid in and analysed, and the page, told of
+  // it, has had a moment to read its view (a page reads within a few ms of being told; a
+  // write started before that read would make the read wait behind it).
   async function analysed(): Promise<void> {
-    // A task later: what was just handed to the owner is laid in and its analysis scheduled.
-    await new Promise((r) => setTimeout(r, 0));
-    await owner.settled();
-    await Promise.all([...analysers.values()].map((c) => c.idle()));
+    const idle = async () => {
+      await new Promise((r) => setTimeout(r, 0));
+      await owner.settled();
+      await Promise.all([...analysers.values()].map((c) => c.idle()));
+    };
+    await idle();
+    await new Promise((r) => setTimeout(r, PAGE_READ_MS));
+    await idle();
   }
 
   // Notices heard, relay records and Console sends are laid into the sessions by the owner;

@@ -51,7 +51,8 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
         const offset = want < 0 ? Math.max(0, a.records.length + want) : want;
         const limit = Math.max(1, range.limit ?? 200);
         const items = a.records.slice(offset, offset + limit).map((r, i): ExchangeSummary => {
-          const d = a.decoded[offset + i];
+          // By seq: `a.decoded` would lay out every exchange's decoding for a page of 200.
+          const d = b.index.bySeq.get(r.seq)?.decoded;
           const first = d?.sent.find((m) => m.kind === 'request' || m.kind === 'notification');
           const p = first?.params;
           const name = typeof p?.name === 'string' ? p.name : typeof p?.uri === 'string' ? p.uri : null;
