@@ -6,7 +6,7 @@
 // it, because the relay keeps records until a tab acknowledges it stored them.
 import type { Page } from '@playwright/test';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
-import { expect, failRelayStorage, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
+import { expect, failRelayStorage, holdRelayBacklog, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
 
 // The JSON-RPC id a record's request carries (each call in this test has its own).
 const rpcId = (r: ExchangeRecord): number | undefined => {
@@ -87,6 +87,47 @@ test('two tabs capturing at once: calls from each tab, pushed relay exchanges an
     }
   }
   // Tab A stored and acknowledged the backlog: it left the file (pushes are never filed).
+  await expect.poll(async () => (await filed()).length, { message: 'the backlog acknowledged' }).toBe(0);
+  await pageB.close();
+});
+
+// Each tab lists a drained backlog before it writes it (worker/capture/write-behind.ts), so
+// two tabs answered the same backlog at the same moment both number the same exchanges. The
+// first write of an id wins; the other tab's `add` is refused, its copy merged into the one
+// stored, and that tab reads the session again: each exchange is stored once, at one place,
+// and both tabs list it once.
+test('two tabs draining the same backlog at the same moment: each exchange stored once, and listed once in both tabs', async ({ context, page, relay }) => {
+  const since = Date.now();
+  const IDS = [241, 242, 243, 244];
+  for (const id of IDS) expect((await relayCall(relay, toolsCall(id, 'busy'))).status).toBe(200);
+  const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
+  await expect.poll(async () => (await filed()).filter((r) => r.state === 'complete').length, { message: `the backlog in ${relay.jsonl}` }).toBe(IDS.length);
+  const backlogIds = (await filed()).map((r) => r.id).sort();
+
+  const pageB: Page = await context.newPage();
+  const heldA = await holdRelayBacklog(page);
+  const heldB = await holdRelayBacklog(pageB);
+  const a = new InspectorPage(page);
+  const b = new InspectorPage(pageB);
+  await Promise.all([a.open(), b.open(), heldA.asked, heldB.asked]);
+  heldA.release();
+  heldB.release();
+
+  const ours = async (tab: InspectorPage) => (await tab.storedExchanges()).filter((r) => backlogIds.includes(r.id));
+  await expect.poll(async () => (await ours(a)).length, { message: 'the backlog stored', timeout: 30_000 }).toBe(IDS.length);
+  const stored = await ours(a);
+  expect(stored.map((r) => r.id).sort()).toEqual(backlogIds);
+  expect(new Set(stored.map((r) => r.seq)).size).toBe(IDS.length);
+  for (const tab of [a, b]) {
+    for (const r of stored) {
+      // Once, at the place storage gave it (the losing tab read the session again).
+      const row = tab.page.locator(`[data-testid="exchange"][data-id="${r.id}"]`);
+      await expect(row).toHaveCount(1, { timeout: 30_000 });
+      await expect(row.locator('td').first()).toHaveText(String(r.seq), { timeout: 30_000 });
+    }
+    // Every row of the list is one of the stored exchanges: no second copy at another place.
+    await expect(tab.page.getByTestId('count-exchanges')).toHaveText(`${(await a.sessionExchanges(stored[0]!.session)).length} exchanges`);
+  }
   await expect.poll(async () => (await filed()).length, { message: 'the backlog acknowledged' }).toBe(0);
   await pageB.close();
 });

@@ -616,6 +616,27 @@ export async function failRelayStorage(page: Page): Promise<{ release(): Promise
   };
 }
 
+/**
+ * Holds the page's next backlog drain until `release()`: `asked` resolves once the page has
+ * asked for it. Two pages held so can be answered at the same moment (two tabs draining the
+ * same backlog at once). Set up before the page loads.
+ */
+export async function holdRelayBacklog(page: Page): Promise<{ asked: Promise<void>; release(): void }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let asked!: () => void;
+  const askedP = new Promise<void>((r) => (asked = r));
+  let used = false;
+  backlogListeners(page).gates.push(() => {
+    if (used) return Promise.resolve();
+    used = true;
+    asked();
+    return released;
+  });
+  await backlogListeners(page).routed;
+  return { asked: askedP, release };
+}
+
 /** POSTs a `toolsCall` body to the demo server through the relay URL, as an external MCP client would. */
 export async function relayCall(relay: RelayUnderTest, body: string): Promise<{ status: number; text: string }> {
   const name = (JSON.parse(body) as { params: { name: string } }).params.name;

@@ -35,11 +35,10 @@
 // drained records committed, never before (shown is not stored); a page closed in
 // between, or a storage error (quota) on any of them, acknowledges nothing, and the records
 // come again on the next drain (the next `open`), where merging makes the second copy
-// harmless. Records pushed
-// over the stream are not acknowledged (the relay keeps no copy), so a batch storage
-// refuses is handed, record by record, to the page's held exchanges (`exchange-unsaved` on
-// the capture channel, web/lib/held-exchanges.svelte.ts): shown, exported, and written on
-// "Retry saving".
+// harmless. Records pushed over the stream are not acknowledged (the relay keeps no copy),
+// so a batch storage refuses is handed, record by record, to the page's held exchanges
+// (`exchange-unsaved` on the capture channel, web/lib/held-exchanges.svelte.ts): shown,
+// exported, and written on "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { importCaptureStream } from './import-stream.js';
