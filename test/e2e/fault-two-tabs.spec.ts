@@ -126,7 +126,7 @@ test('two tabs draining the same backlog at the same moment: each exchange store
       await expect(row.locator('td').first()).toHaveText(String(r.seq), { timeout: 30_000 });
     }
     // Every row of the list is one of the stored exchanges: no second copy at another place.
-    await expect(tab.page.getByTestId('count-exchanges')).toHaveText(`${(await a.sessionExchanges(stored[0]!.session)).length} exchanges`);
+    await expect(tab.page.getByTestId('count-exchanges')).toHaveText(`${(await a.sessionExchanges(stored[0]!.session!)).length} exchanges`);
   }
   await expect.poll(async () => (await filed()).length, { message: 'the backlog acknowledged' }).toBe(0);
   await pageB.close();
