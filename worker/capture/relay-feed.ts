@@ -230,7 +230,7 @@ export class RelayFeed {
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
       for (const r of records) ids.push(r.id);
-      const taken = this.#behind.take(records);
+      const taken = this.#behind.take(records, { backlog: true });
       written.push(taken.written);
       await taken.laid;
     };

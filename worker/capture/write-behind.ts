@@ -1,9 +1,10 @@
 // Relay records are shown first and written next. Each batch taken is numbered into the
 // capture session in one small transaction (storage/reserve.ts), handed to the owner to be
 // laid into its session (whole: there are no bodies in storage to read back yet), and
-// written afterwards, a chunk per transaction, once the owner has analysed what it was
-// handed (`quiet`): a 20k backlog is listed in the time its analysis takes, not its
-// storage's. Whatever is written is reported as stored (the owner may then keep it lean,
+// written afterwards, a chunk per transaction. A backlog batch waits until the drain is read
+// (`hold`) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
+// in the time its analysis takes, not its storage's. A pushed record is written at once,
+// held by nothing: the relay keeps no copy of it, so it must not wait in memory. Whatever is written is reported as stored (the owner may then keep it lean,
 // the other tabs are told); a write storage refuses is reported with its copies (the page
 // holds them). Nothing is lost meanwhile: the relay keeps a drained record until the page
 // acknowledges it, and the feed acknowledges only what `taken(...).written` said committed.
@@ -46,25 +47,35 @@ export interface Taken {
   written: Promise<boolean>;
 }
 
+/** What one take's `written` resolves to: counted down as its copies are written. */
 interface Outcome {
+  left: number;
   ok: boolean;
   resolve: (ok: boolean) => void;
   promise: Promise<boolean>;
 }
 
-function outcome(): Outcome {
+function outcome(left: number): Outcome {
   let resolve: (ok: boolean) => void = () => undefined;
   const promise = new Promise<boolean>((r) => { resolve = r; });
-  return { ok: true, resolve, promise };
+  return { left, ok: true, resolve, promise };
+}
+
+/** A copy waiting to be written, with the takes waiting for it (a later copy of the same id
+ *  replaces an earlier one still queued, and answers for both). */
+interface Queued {
+  item: ReservedCopy;
+  outs: Outcome[];
+  /** From a backlog drain: waits for `hold` and `quiet`. */
+  backlog: boolean;
 }
 
 export class WriteBehind {
   readonly #deps: WriteBehindDeps;
   /** Laid and not yet committed: the newest copy per id, with whether it was numbered new. */
   readonly #unwritten = new Map<string, ReservedCopy>();
-  /** To write next, per id (the newest copy), with the outcome each belongs to. */
-  #queue = new Map<string, ReservedCopy>();
-  #next: Outcome | null = null;
+  /** To write next, per id (the newest copy), with the takes waiting for it. */
+  readonly #queue = new Map<string, Queued>();
   /** Ids another writer stored first: their later copies are merged, never put. */
   readonly #foreign = new Set<string>();
   #chain: Promise<unknown> = Promise.resolve();
@@ -79,12 +90,15 @@ export class WriteBehind {
     this.#deps = deps;
   }
 
-  /** Takes a batch: numbered after every batch taken before it, then laid, then written. */
-  take(records: readonly ExchangeRecord[]): Taken {
+  /**
+   * Takes a batch: numbered after every batch taken before it, then laid, then written.
+   * `backlog`: from a drain (its writes wait for `hold` and `quiet`); else written at once.
+   */
+  take(records: readonly ExchangeRecord[], opts: { backlog?: boolean } = {}): Taken {
     let written: Promise<boolean> = Promise.resolve(true);
     this.#waiting += 1;
     const laid = this.#chain.then(async () => {
-      written = (await this.#takeNow(records)).written;
+      written = (await this.#takeNow(records, opts.backlog ?? false)).written;
     }).finally(() => {
       this.#waiting -= 1;
     });
@@ -104,13 +118,12 @@ export class WriteBehind {
   stop(): void {
     this.#stopped = true;
     this.#release?.();
+    for (const q of this.#queue.values()) this.#settle(q, false);
     this.#queue.clear();
-    this.#next?.resolve(false);
-    this.#next = null;
   }
 
   // Resolves once laid, to the promise of the batch's writes (wrapped: a promise would flatten).
-  async #takeNow(records: readonly ExchangeRecord[]): Promise<{ written: Promise<boolean> }> {
+  async #takeNow(records: readonly ExchangeRecord[], backlog: boolean): Promise<{ written: Promise<boolean> }> {
     if (this.#stopped || records.length === 0) return { written: Promise.resolve(!this.#stopped) };
     // Stable by start time: new ids are numbered in the order their clients sent them.
     const sorted = [...records].sort((a, b) => a.startedAt - b.startedAt);
@@ -150,8 +163,11 @@ export class WriteBehind {
     const items = [...known, ...reserved].filter((i) => this.#unwritten.get(i.copy.id) === i);
     if (items.length === 0) return { written: Promise.resolve(!refused) };
     this.#deps.laid(items.map((i) => i.copy));
-    for (const i of items) this.#queue.set(i.copy.id, i);
-    const out = (this.#next ??= outcome());
+    const out = outcome(items.length);
+    for (const item of items) {
+      const had = this.#queue.get(item.copy.id);
+      this.#queue.set(item.copy.id, { item, outs: had ? [...had.outs, out] : [out], backlog: backlog && (had?.backlog ?? true) });
+    }
     this.#kick();
     return { written: refused ? out.promise.then(() => false) : out.promise };
   }
@@ -176,31 +192,51 @@ export class WriteBehind {
     });
   }
 
-  // Everything queued, in chunks, one transaction at a time, after the owner caught up.
+  // Everything queued, a chunk per transaction, one at a time: pushed copies first and
+  // whenever they come; backlog copies once no drain holds them and the owner caught up.
   async #write(): Promise<void> {
     while (this.#queue.size > 0 && !this.#stopped) {
-      if (this.#holds > 0) await new Promise<void>((r) => { this.#release = r; });
-      this.#release = null;
-      await this.#deps.quiet?.();
-      const items = [...this.#queue.values()];
-      const out = this.#next!;
-      this.#queue = new Map();
-      this.#next = null;
-      for (let i = 0; i < items.length && !this.#stopped; i += WRITE_CHUNK) {
-        // A take numbers in a transaction of its own, which would queue behind the chunks,
-        // and what it laid is analysed first: a live exchange never waits for a backlog.
-        while (this.#waiting > 0) await this.#chain;
-        if (i > 0) await this.#deps.quiet?.();
-        out.ok = (await this.#writeChunk(items.slice(i, i + WRITE_CHUNK))) && out.ok;
+      // A take numbers in a transaction of its own, which would queue behind the chunks.
+      while (this.#waiting > 0) await this.#chain;
+      let chunk = this.#chunk(false);
+      if (chunk.length === 0) {
+        if (this.#holds > 0) await new Promise<void>((r) => { this.#release = r; });
+        this.#release = null;
+        await this.#deps.quiet?.();
+        // What was laid meanwhile is analysed first: a live exchange never waits for a backlog.
+        chunk = this.#chunk(true);
+        if (chunk.length === 0) continue;
       }
-      out.resolve(out.ok && !this.#stopped);
+      await this.#writeChunk(chunk);
     }
   }
 
-  async #writeChunk(chunk: ReservedCopy[]): Promise<boolean> {
-    // A fresh copy whose earlier copy was written meanwhile is a known id now.
-    const items = chunk.map((i) => (this.#foreign.has(i.copy.id) ? null : i)).filter((i): i is ReservedCopy => i !== null);
+  // The next chunk to write, taken out of the queue: pushed copies only, or any.
+  #chunk(backlogToo: boolean): Queued[] {
+    const out: Queued[] = [];
+    for (const q of this.#queue.values()) {
+      if (q.backlog && !backlogToo) continue;
+      out.push(q);
+      if (out.length === WRITE_CHUNK) break;
+    }
+    for (const q of out) this.#queue.delete(q.item.copy.id);
+    return out;
+  }
+
+  #settle(q: Queued, ok: boolean): void {
+    for (const out of q.outs) {
+      out.ok &&= ok && !this.#stopped;
+      out.left -= 1;
+      if (out.left === 0) out.resolve(out.ok);
+    }
+  }
+
+  async #writeChunk(queued: Queued[]): Promise<void> {
+    const chunk = queued.map((q) => q.item);
+    // Copies of an id another writer stored first are merged, never put (see #mergeLost).
+    const items = chunk.filter((i) => !this.#foreign.has(i.copy.id));
     const foreign = chunk.filter((i) => this.#foreign.has(i.copy.id));
+    let ok = true;
     try {
       const collided = new Set(await this.#deps.store.writeReserved(items));
       const mine = items.filter((i) => !collided.has(i.copy.id));
@@ -212,8 +248,8 @@ export class WriteBehind {
       if (mine.length) this.#deps.stored(mine.map((i) => i.copy));
       const lost = [...foreign, ...items.filter((i) => collided.has(i.copy.id))];
       if (lost.length) await this.#mergeLost(lost);
-      return true;
     } catch (err) {
+      ok = false;
       const error = errorInfo(err);
       const bySession = new Map<string, StoredExchange[]>();
       for (const i of chunk) {
@@ -224,8 +260,8 @@ export class WriteBehind {
         bySession.set(i.copy.session, list);
       }
       for (const [session, list] of bySession) this.#deps.refused(list, session, error);
-      return false;
     }
+    for (const q of queued) this.#settle(q, ok);
   }
 
   // Copies of ids another writer stored first: merged into what it stored, then the owner

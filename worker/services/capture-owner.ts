@@ -142,7 +142,11 @@ export class CaptureOwner {
     }
   }
 
+  /** When the page was last told of a change (Date.now()), 0 before the first time. */
+  lastTold = 0;
+
   #tell(sessions: string[]): void {
+    this.lastTold = Date.now();
     // A page that went away: its listener (a comlink proxy) is gone with it.
     const l = this.#listener;
     if (l) void Promise.resolve().then(() => l(sessions)).catch(() => undefined);

@@ -114,7 +114,9 @@ export function createContext(): ServiceContext {
       await Promise.all([...analysers.values()].map((c) => c.idle()));
     };
     await idle();
-    await new Promise((r) => setTimeout(r, PAGE_READ_MS));
+    const since = Date.now() - owner.lastTold;
+    if (since >= PAGE_READ_MS) return;
+    await new Promise((r) => setTimeout(r, PAGE_READ_MS - since));
     await idle();
   }
 

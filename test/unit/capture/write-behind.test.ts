@@ -72,7 +72,7 @@ function harness(opts: { gate?: boolean } = {}) {
     pendingWrites: () => pending.length,
     setCollide: (ids: string[]) => { collide = new Set(ids); },
     setRefuse: (on: boolean) => { refuse = on; },
-    take: (records: ExchangeRecord[]) => behind.take(records),
+    take: (records: ExchangeRecord[], backlog = false) => behind.take(records, { backlog }),
     addStored: (r: StoredExchange) => rows.set(r.id, r),
   };
 }
@@ -81,11 +81,11 @@ describe('write-behind of relay records', () => {
   it('numbers new ids in start order, lays them in before writing, and a later copy of an unwritten id keeps its number', async () => {
     const h = harness({ gate: true });
     const release = h.behind.hold();
-    const first = h.take([rec('b', 'pending', 2), rec('a', 'complete', 1)]);
+    const first = h.take([rec('b', 'pending', 2), rec('a', 'complete', 1)], true);
     await first.laid;
     expect(h.laid.map((r) => `${r.id}@${r.seq}`)).toEqual(['a@0', 'b@1']);
     // The complete copy of b replaces the pending one in memory: no second numbering.
-    const second = h.take([rec('b', 'complete', 2), rec('a', 'pending', 1)]);
+    const second = h.take([rec('b', 'complete', 2), rec('a', 'pending', 1)], true);
     await second.laid;
     expect(h.log.filter((l) => l.startsWith('reserve'))).toEqual(['reserve a,b']);
     expect(h.laid.map((r) => `${r.id}@${r.seq}:${r.state}`)).toEqual(['a@0:complete', 'b@1:pending', 'b@1:complete']);
@@ -110,6 +110,19 @@ describe('write-behind of relay records', () => {
     expect(h.laid.map((r) => `${r.id}@${r.seq}:${r.state}`)).toEqual(['f@0:complete', 'g@1:complete']);
     expect(await t.written).toBe(true);
     expect(h.log.at(-1)).toBe('write add:f@0,add:g@1');
+  });
+
+  it('writes a pushed record at once, even while a drain holds the backlog back (the relay keeps no copy of it)', async () => {
+    const h = harness();
+    const release = h.behind.hold();
+    const drained = h.take([rec('d1', 'complete', 1)], true);
+    const pushed = h.take([rec('p1', 'complete', 2)]);
+    expect(await pushed.written).toBe(true);
+    expect(h.rows.has('p1')).toBe(true);
+    expect(h.rows.has('d1')).toBe(false);
+    release();
+    expect(await drained.written).toBe(true);
+    expect(h.rows.has('d1')).toBe(true);
   });
 
   it('puts (not adds) a later copy of an id whose first copy was written meanwhile', async () => {
@@ -161,7 +174,7 @@ describe('write-behind of relay records', () => {
     const h = harness({ gate: true });
     const release = h.behind.hold();
     const backlog = Array.from({ length: 450 }, (_, i) => rec(`k${i}`, 'complete', i));
-    await h.take(backlog).laid;
+    await h.take(backlog, true).laid;
     release();
     await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
     // A live record arrives while the first chunk is being written.
