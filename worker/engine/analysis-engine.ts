@@ -265,7 +265,10 @@ export class AnalysisEngine {
     }
 
     // 5. Read the tokens those conversations hold, then lint them.
-    await this.#readings.readAll(convs.flatMap((c) => [...tokensOf(c)]));
+    // Each token once: most are both issued by one round and echoed by the next.
+    const tokens = new Set<string>();
+    for (const c of convs) for (const t of tokensOf(c)) tokens.add(t);
+    await this.#readings.readAll(tokens);
     const ctx = this.#context();
     if (all) {
       this.#lint.clear();
@@ -432,6 +435,10 @@ export class AnalysisEngine {
       return e;
     };
     const memo = new Map<object, unknown>();
+    // Rules ask for the same tokens' readings many times in one pass. Nothing a reading
+    // depends on (threading, keys, what `readAll` read) changes while lint runs, so each
+    // token's answer is kept for the pass instead of placing the token again per ask.
+    const readings = new Map<string, TokenReading | undefined>();
     const toolLists = this.#toolLists;
     const presented = this.#presented;
     const convsOf = this.#convsOf;
@@ -442,7 +449,12 @@ export class AnalysisEngine {
       decoded: (seq) => entry(seq).decoded,
       request: (round: Round) => entry(round.exchange).decoded.sent[round.message],
       answer: (round: Round) => (round.answer >= 0 ? entry(round.exchange).decoded.received[round.answer] : undefined),
-      token: (t) => this.#readings.reading(t),
+      token: (t) => {
+        if (readings.has(t)) return readings.get(t);
+        const r = this.#readings.reading(t);
+        readings.set(t, r);
+        return r;
+      },
       conversationsOf: (seq) => convsOf[seq] ?? [],
       issuedBy: (t) => this.#thread.origins(t),
       toolDefinition: (name, beforeSeq) => {

@@ -2,11 +2,16 @@
 // kept until the keys change. A reading is synchronous when it can be (HMAC through an
 // injected check, plain payloads); the rest (JWS, JWE through WebCrypto) is awaited in one
 // batch before lint asks for it.
+//
+// Hot path: rules ask for readings many times per conversation. They are filed by URL,
+// then by token (two lookups of strings whose hashes V8 keeps), not under one joined
+// key, which would build and hash a new ~200-character string on every ask.
 import type { TokenReading } from '../protocol.js';
 import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '../tokens/index.js';
 
 export class TokenReadings {
-  readonly #byKey = new Map<string, TokenReading>();
+  /** URL → token → reading. */
+  readonly #byUrl = new Map<string, Map<string, TokenReading>>();
   #keysFor: (url: string) => readonly TokenKey[];
   readonly #hmac: HmacSha256Check | undefined;
 
@@ -19,7 +24,7 @@ export class TokenReadings {
   /** New keys: every token is read again. */
   setKeys(keysFor: (url: string) => readonly TokenKey[]): void {
     this.#keysFor = keysFor;
-    this.#byKey.clear();
+    this.#byUrl.clear();
   }
 
   /** Reads every token not read yet for its URL, awaiting those that cannot be read at once. */
@@ -27,12 +32,12 @@ export class TokenReadings {
     const pending: Promise<void>[] = [];
     for (const t of tokens) {
       const url = this.urlOf(t);
-      const k = `${url}\n${t}`;
-      if (this.#byKey.has(k)) continue;
+      const read = this.#readingsFor(url);
+      if (read.has(t)) continue;
       const keys = this.#keysFor(url);
       const now = readTokenSync(t, keys, this.#hmac);
-      if (now !== undefined) this.#byKey.set(k, now);
-      else pending.push(readToken(t, keys, this.#hmac).then((r) => void this.#byKey.set(k, r)));
+      if (now !== undefined) read.set(t, now);
+      else pending.push(readToken(t, keys, this.#hmac).then((r) => void this.#readingsFor(url).set(t, r)));
     }
     await Promise.all(pending);
   }
@@ -40,12 +45,18 @@ export class TokenReadings {
   /** The reading of `token` for its URL: read now if it can be, else as `readAll` left it. */
   reading(token: string): TokenReading | undefined {
     const url = this.urlOf(token);
-    const k = `${url}\n${token}`;
-    let r = this.#byKey.get(k);
+    const read = this.#readingsFor(url);
+    let r = read.get(token);
     if (r === undefined) {
       r = readTokenSync(token, this.#keysFor(url), this.#hmac);
-      if (r !== undefined) this.#byKey.set(k, r);
+      if (r !== undefined) read.set(token, r);
     }
     return r;
+  }
+
+  #readingsFor(url: string): Map<string, TokenReading> {
+    let m = this.#byUrl.get(url);
+    if (m === undefined) this.#byUrl.set(url, (m = new Map()));
+    return m;
   }
 }
