@@ -188,7 +188,8 @@ export class AnalysisEngine {
     this.#pending.clear();
     if (!rethread && (this.#legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
 
-    // 2. Thread.
+    // 2. Thread. Where a token is read (its issuing exchange's URL) may move with it.
+    this.#readings.placementsChanged();
     const states = { get: (seq: number) => this.#entries[seq]?.record.state };
     const before = this.#convs;
     let th: Threaded | null = null;

@@ -12,13 +12,21 @@ import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '.
 export class TokenReadings {
   /** URL → token → reading. */
   readonly #byUrl = new Map<string, Map<string, TokenReading>>();
+  /** token → `urlOf(token)`, until the analysis places tokens anew (`placementsChanged`). */
+  readonly #urls = new Map<string, string>();
   #keysFor: (url: string) => readonly TokenKey[];
   readonly #hmac: HmacSha256Check | undefined;
 
-  /** `urlOf`: the URL a token is read for (where the analysis places it), '' when nowhere. */
+  /** `urlOf`: the URL a token is read for (where the analysis places it), '' when nowhere;
+   *  asked once per token until `placementsChanged`. */
   constructor(readonly urlOf: (token: string) => string, keysFor: (url: string) => readonly TokenKey[], hmac: HmacSha256Check | undefined) {
     this.#keysFor = keysFor;
     this.#hmac = hmac;
+  }
+
+  /** Threading changed: a token may now be placed in another exchange, with another URL. */
+  placementsChanged(): void {
+    this.#urls.clear();
   }
 
   /** New keys: every token is read again. */
@@ -31,7 +39,7 @@ export class TokenReadings {
   async readAll(tokens: Iterable<string>): Promise<void> {
     const pending: Promise<void>[] = [];
     for (const t of tokens) {
-      const url = this.urlOf(t);
+      const url = this.#urlOf(t);
       const read = this.#readingsFor(url);
       if (read.has(t)) continue;
       const keys = this.#keysFor(url);
@@ -44,7 +52,7 @@ export class TokenReadings {
 
   /** The reading of `token` for its URL: read now if it can be, else as `readAll` left it. */
   reading(token: string): TokenReading | undefined {
-    const url = this.urlOf(token);
+    const url = this.#urlOf(token);
     const read = this.#readingsFor(url);
     let r = read.get(token);
     if (r === undefined) {
@@ -52,6 +60,12 @@ export class TokenReadings {
       if (r !== undefined) read.set(token, r);
     }
     return r;
+  }
+
+  #urlOf(token: string): string {
+    let url = this.#urls.get(token);
+    if (url === undefined) this.#urls.set(token, (url = this.urlOf(token)));
+    return url;
   }
 
   #readingsFor(url: string): Map<string, TokenReading> {
