@@ -27,9 +27,13 @@ export class RuleRunner {
   // One reporter for every subject: a subject is checked by every rule before the next
   // starts, and most subjects report nothing, so nothing is made for them.
   readonly #rep = new Reporter();
+  /** The exchange rules that apply to each transport. */
+  readonly #exchangeRulesOn: Readonly<Record<'http' | 'stdio', readonly ExchangeRule[]>>;
   constructor(readonly rules: readonly Rule[]) {
     this.conversationRules = rules.filter((r): r is ConversationRule => r.scope === 'conversation');
     this.exchangeRules = rules.filter((r): r is ExchangeRule => r.scope === 'exchange');
+    const on = (t: 'http' | 'stdio') => this.exchangeRules.filter((r) => r.transport === undefined || r.transport === t);
+    this.#exchangeRulesOn = { http: on('http'), stdio: on('stdio') };
   }
 
   /** Every conversation rule over one conversation. */
@@ -51,9 +55,7 @@ export class RuleRunner {
     const decoded = ctx.decoded(seq);
     const record = ctx.record(seq);
     const rep = this.#rep.start(ctx, null);
-    const transport = record.stdio ? 'stdio' : 'http';
-    for (const r of this.exchangeRules) {
-      if (r.transport !== undefined && r.transport !== transport) continue;
+    for (const r of this.#exchangeRulesOn[record.stdio ? 'stdio' : 'http']) {
       rep.rule = r;
       try {
         r.check(decoded, record, ctx, rep.report);
