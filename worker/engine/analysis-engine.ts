@@ -438,7 +438,7 @@ export class AnalysisEngine {
     const memo = new Map<object, unknown>();
     // Rules ask for the same tokens' readings many times in one pass. Nothing a reading
     // depends on (threading, keys, what `readAll` read) changes while lint runs, so each
-    // token's answer is kept for the pass instead of placing the token again per ask.
+    // token's answer is kept for the pass instead of being looked up again per ask.
     const readings = new Map<string, TokenReading | undefined>();
     const toolLists = this.#toolLists;
     const presented = this.#presented;
