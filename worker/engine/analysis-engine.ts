@@ -80,7 +80,10 @@ function stampOf(r: ExchangeRecord): string {
   const q = r.response;
   // Sizes, not texts: a lean copy has the same stamp as the record it was made from.
   const n = bodySizesOf(r);
-  return `${r.id}|${r.state}|${r.startedAt}|${r.endedAt}|${n.request}|${q?.status}|${q?.receivedAt}|${n.response}|${n.events}|${n.tail}`;
+  // Joined, not written as one template: V8 keeps a concatenation as a tree of its pieces
+  // (~400 bytes a record, kept as long as the record is analysed); a join is one flat
+  // string of the same text (~100 bytes).
+  return [r.id, r.state, r.startedAt, r.endedAt, n.request, q?.status, q?.receivedAt, n.response, n.events, n.tail].map(String).join('|');
 }
 
 export class AnalysisEngine {
