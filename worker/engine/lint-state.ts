@@ -33,17 +33,24 @@ export class LintState {
   }
 
   setConversation(id: string, f: SubjectFindings | undefined): void {
-    this.#withdraw(`c:${id}`, this.#byConversation.get(id));
-    if (f === undefined) this.#byConversation.delete(id);
-    else this.#byConversation.set(id, f);
-    this.#file(`c:${id}`, f);
+    this.#set(this.#byConversation, 'c:', id, f);
   }
 
   setExchange(seq: number, f: SubjectFindings | undefined): void {
-    this.#withdraw(`x:${seq}`, this.#byExchange.get(seq));
-    if (f === undefined) this.#byExchange.delete(seq);
-    else this.#byExchange.set(seq, f);
-    this.#file(`x:${seq}`, f);
+    this.#set(this.#byExchange, 'x:', seq, f);
+  }
+
+  // Most subjects have nothing to say: those are not kept (reading them back gives the same
+  // without them), and their subject keys are never built.
+  #set<K extends string | number>(map: Map<K, SubjectFindings>, kind: 'c:' | 'x:', id: K, f: SubjectFindings | undefined): void {
+    const old = map.get(id);
+    const kept = f !== undefined && (f.findings.length > 0 || f.failures.length > 0) ? f : undefined;
+    if (old === undefined && kept === undefined) return;
+    const key: SubjectKey = kind + id;
+    this.#withdraw(key, old);
+    if (kept === undefined) map.delete(id);
+    else map.set(id, kept);
+    this.#file(key, kept);
   }
 
   /** Some rule threw somewhere: per-conversation reads must go through `all`. */

@@ -63,8 +63,9 @@ export class ThreadState {
     return l === null || r.startedAt > l.t || (r.startedAt === l.t && r.seq > l.seq);
   }
 
-  /** seq → place in the order exchanges were threaded. */
-  #position = new Map<number, number>();
+  /** seq → place in the order exchanges were threaded (seqs are dense: an array, as the
+   *  engine's entries, not a Map of every exchange). */
+  #position: number[] = [];
   #order: number[] = [];
 
   /** Threads everything afresh. */
@@ -76,7 +77,8 @@ export class ThreadState {
     for (const r of ordered) threader.add(r, bySeq[r.seq]);
     this.#threader = threader;
     this.#order = ordered.map((r) => r.seq);
-    this.#position = new Map(this.#order.map((seq, i) => [seq, i]));
+    this.#position = [];
+    this.#order.forEach((seq, i) => void (this.#position[seq] = i));
     const lastR = ordered[ordered.length - 1];
     this.#last = lastR ? { t: lastR.startedAt, seq: lastR.seq } : null;
     this.maxSentBefore = -Infinity;
@@ -95,7 +97,7 @@ export class ThreadState {
     const sorted = [...added].sort((a, b) => a.record.startedAt - b.record.startedAt || a.record.seq - b.record.seq);
     for (const e of sorted) {
       threader.add(e.record, e.decoded);
-      this.#position.set(e.record.seq, this.#order.length);
+      this.#position[e.record.seq] = this.#order.length;
       this.#order.push(e.record.seq);
     }
     const lastR = sorted[sorted.length - 1]?.record;
@@ -122,7 +124,7 @@ export class ThreadState {
     const plans: { now: ThreadInput; placed: StateOrigin[] }[] = [];
     for (const { old, now } of changes) {
       const seq = now.record.seq;
-      const pos = this.#position.get(seq);
+      const pos = this.#position[seq];
       if (pos === undefined || old.decoded.sent.length !== now.decoded.sent.length) return null;
       const placed = placedOf(seq);
       let requests = 0;
@@ -153,7 +155,7 @@ export class ThreadState {
       }
       plans.push({ now, placed });
     }
-    const position = (seq: number) => this.#position.get(seq) ?? Infinity;
+    const position = (seq: number) => this.#position[seq] ?? Infinity;
     const grown = new Set<Conversation>();
     for (const p of plans) {
       threader.reanswer(p.now.record, p.now.decoded, p.placed, position);

@@ -24,43 +24,46 @@ const NOTHING: SubjectFindings = Object.freeze({ findings: Object.freeze([]) as 
 export class RuleRunner {
   readonly conversationRules: readonly ConversationRule[];
   readonly exchangeRules: readonly ExchangeRule[];
+  // One reporter for every subject: a subject is checked by every rule before the next
+  // starts, and most subjects report nothing, so nothing is made for them.
+  readonly #rep = new Reporter();
+  /** The exchange rules that apply to each transport. */
+  readonly #exchangeRulesOn: Readonly<Record<'http' | 'stdio', readonly ExchangeRule[]>>;
   constructor(readonly rules: readonly Rule[]) {
     this.conversationRules = rules.filter((r): r is ConversationRule => r.scope === 'conversation');
     this.exchangeRules = rules.filter((r): r is ExchangeRule => r.scope === 'exchange');
+    const on = (t: 'http' | 'stdio') => this.exchangeRules.filter((r) => r.transport === undefined || r.transport === t);
+    this.#exchangeRulesOn = { http: on('http'), stdio: on('stdio') };
   }
 
   /** Every conversation rule over one conversation. */
   conversation(ctx: LintContext, c: Conversation): SubjectFindings {
-    const out: SubjectFindings = { findings: [], failures: [] };
-    const rep = new Reporter(out.findings, ctx, c);
+    const rep = this.#rep.start(ctx, c);
     for (const r of this.conversationRules) {
       rep.rule = r;
       try {
         r.check(c, ctx, rep.report);
       } catch (err) {
-        out.failures.push(failure(r, c.rounds[0]?.exchange ?? 0, c.id, err));
+        rep.failed(failure(r, c.rounds[0]?.exchange ?? 0, c.id, err));
       }
     }
-    return out.findings.length === 0 && out.failures.length === 0 ? NOTHING : out;
+    return rep.done();
   }
 
   /** Every exchange rule over one exchange. */
   exchange(ctx: LintContext, seq: number): SubjectFindings {
-    const out: SubjectFindings = { findings: [], failures: [] };
     const decoded = ctx.decoded(seq);
     const record = ctx.record(seq);
-    const rep = new Reporter(out.findings, ctx, null);
-    const transport = record.stdio ? 'stdio' : 'http';
-    for (const r of this.exchangeRules) {
-      if (r.transport !== undefined && r.transport !== transport) continue;
+    const rep = this.#rep.start(ctx, null);
+    for (const r of this.#exchangeRulesOn[record.stdio ? 'stdio' : 'http']) {
       rep.rule = r;
       try {
         r.check(decoded, record, ctx, rep.report);
       } catch (err) {
-        out.failures.push(failure(r, seq, firstConversationId(ctx, seq), err));
+        rep.failed(failure(r, seq, firstConversationId(ctx, seq), err));
       }
     }
-    return out.findings.length === 0 && out.failures.length === 0 ? NOTHING : out;
+    return rep.done();
   }
 }
 
@@ -95,18 +98,47 @@ export function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => a.exchange - b.exchange || a.rule.localeCompare(b.rule) || (a.conversation ?? '').localeCompare(b.conversation ?? '') || a.message.localeCompare(b.message));
 }
 
-// One report function per subject, not a closure per rule and subject: on 100k exchanges
-// that would be millions of short-lived functions.
+// One report function for every subject a runner checks, not a closure per rule and
+// subject (on 100k exchanges that would be millions of short-lived functions), and lists
+// made only for a subject that reports something. Hazard: rules report synchronously,
+// while their subject is being checked; `start` begins the next subject.
 class Reporter {
   rule: Rule | null = null;
-  constructor(private readonly into: Finding[], private readonly ctx: LintContext, private readonly subject: Conversation | null) {}
+  #ctx: LintContext | null = null;
+  #subject: Conversation | null = null;
+  #findings: Finding[] | null = null;
+  #failures: Finding[] | null = null;
+
+  start(ctx: LintContext, subject: Conversation | null): this {
+    this.#ctx = ctx;
+    this.#subject = subject;
+    this.#findings = null;
+    this.#failures = null;
+    return this;
+  }
+
+  failed(f: Finding): void {
+    (this.#failures ??= []).push(f);
+  }
+
+  /** The subject's findings (the shared empty answer when there are none). */
+  done(): SubjectFindings {
+    const out = this.#findings === null && this.#failures === null ? NOTHING : { findings: this.#findings ?? [], failures: this.#failures ?? [] };
+    this.#ctx = null;
+    this.#subject = null;
+    this.#findings = null;
+    this.#failures = null;
+    return out;
+  }
+
   readonly report = (d: FindingDraft): void => {
     const rule = this.rule!;
-    this.into.push({
+    const subject = this.#subject;
+    (this.#findings ??= []).push({
       rule: rule.id,
       severity: d.severity ?? rule.severity,
       exchange: d.exchange,
-      conversation: d.conversation !== undefined ? d.conversation : this.subject ? this.subject.id : firstConversationId(this.ctx, d.exchange),
+      conversation: d.conversation !== undefined ? d.conversation : subject ? subject.id : firstConversationId(this.#ctx!, d.exchange),
       message: d.message,
       clause: rule.clause,
     });
