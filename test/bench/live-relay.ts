@@ -3,7 +3,9 @@
 // Chromium (a fresh profile per N), then:
 //   1. backlog: time from navigating until the status bar counts all N (the relay backlog
 //      drained into the page's capture session), and the longest main-thread task meanwhile;
-//   2. live: an external client (plain fetch from Node) calls the demo THROUGH THE RELAY,
+//   2. live: while the listed backlog is still being written (until the relay's file is
+//      emptied by the acknowledgement, at most 20 calls), then once it is stored, an
+//      external client (plain fetch from Node) calls the demo THROUGH THE RELAY,
 //      one call at a time, spaced; the page stamps Date.now() when the status bar's
 //      exchange count changes (a MutationObserver), the client stamps Date.now() when it
 //      sends and when the answer has arrived: same wall clock on both sides.
@@ -27,9 +29,11 @@ const PORT = Number(process.env.LIVE_PORT ?? 5204);
 const TOKEN = 'bench-live-relay-token-0123456789';
 /** Pause between one call being counted and the next call (calls are spaced, not a burst). */
 const SPACING_MS = 150;
+/** Calls made at most while the backlog is still being written (after it is listed). */
+const STORING_SAMPLES = 20;
 
 interface Sample { fromSend: number; fromAnswer: number }
-export interface LiveResult { n: number; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; missed: number; liveLongest: number }
+export interface LiveResult { n: number; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -126,24 +130,34 @@ async function measure(n: number): Promise<LiveResult> {
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
-    // Settled: nothing more is drained (the count stays at n for a moment).
-    await sleep(1000);
     let have = (await counts(page)).at(-1)!.n;
     const relayUrl = `${origin}/relay/${TOKEN}/demo/mcp`;
-    const samples: Sample[] = [];
+    // One call through the relay, timed until the status bar counts it.
     let missed = 0;
-    for (let i = 0; i < SAMPLES; i++) {
+    const sample = async (into: Sample[]) => {
       const { sent, answered } = await callThroughRelay(relayUrl);
       const t = await countedAt(page, have + 1, 30_000);
       if (t === null) missed++;
-      else samples.push({ fromSend: t - sent, fromAnswer: t - answered });
+      else into.push({ fromSend: t - sent, fromAnswer: t - answered });
       have = (await counts(page)).at(-1)!.n;
       await sleep(SPACING_MS);
-    }
+    };
+    // The backlog is listed before it is stored: calls made while it is being written, until
+    // the relay's file is empty (every drained record stored and acknowledged).
+    const acknowledged = () => statSync(jsonl).size === 0;
+    const storing: Sample[] = [];
+    while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
+    while (!acknowledged()) await sleep(50);
+    const storedMs = Date.now() - t0;
+    // Settled: nothing more is drained (the count stays at n for a moment).
+    await sleep(1000);
+    have = (await counts(page)).at(-1)!.n;
+    const samples: Sample[] = [];
+    for (let i = 0; i < SAMPLES; i++) await sample(samples);
     const liveLong = await longTasks(page);
     return {
       n, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
-      samples, missed, liveLongest: Math.max(0, ...liveLong),
+      samples, storing, storedMs, missed, liveLongest: Math.max(0, ...liveLong),
     };
   } finally {
     await browser.close();
@@ -164,7 +178,11 @@ export async function run(): Promise<LiveResult[]> {
     const answer = r.samples.map((s) => s.fromAnswer);
     const mb = (statSync(join(ROOT, '.bench', `relay-backlog-${n}.jsonl`)).size / 1048576).toFixed(1);
     console.log(`live relay: ${n} exchanges in the session (backlog ${mb} MB)`);
-    console.log(`  opening on the backlog: counted ${r.backlogMs} ms after navigating (status bar first shown at ${r.shownMs} ms); longest main-thread task ${r.backlogLongest.toFixed(0)} ms, ${r.backlogLong200} over 200 ms`);
+    console.log(`  opening on the backlog: counted ${r.backlogMs} ms after navigating (status bar first shown at ${r.shownMs} ms); longest main-thread task ${r.backlogLongest.toFixed(0)} ms, ${r.backlogLong200} over 200 ms; stored and acknowledged ${r.storedMs} ms after navigating`);
+    if (r.storing.length) {
+      const a = r.storing.map((s) => s.fromAnswer);
+      console.log(`  a call while the backlog was being written (${r.storing.length} samples): from the answer p50 ${pct(a, 0.5)} ms, p95 ${pct(a, 0.95)} ms, max ${Math.max(...a)} ms`);
+    }
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
   }
   const base = results.find((r) => r.n === 1000);
