@@ -8,8 +8,10 @@
 //
 // Cancel keeps what was stored and says so: the session stays, named "<file> (first N,
 // cancelled)", holding the first N records of the file, complete each (a batch is one
-// transaction, so nothing is half-written). Batches read but not yet written when Cancel
-// comes are not written; the session is then read back from storage, so it shows the N kept.
+// transaction, so nothing is half-written). Cancel while the file is read stops the reading
+// and writes what was read (what the user was already looking at). Cancel once it is read,
+// while it is written, writes no more: the session is read back from storage, so it shows
+// the N kept.
 //
 // Anything the streaming readers decline (a damaged or unusual file, skipped entries) is
 // undone (the session and what it held are removed) and read whole by `importText`, the
@@ -84,9 +86,10 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
       const prefix = crypto.randomUUID().slice(0, 8);
       // Set inside the batch callback: typed wide so the checker does not narrow it to null.
       let session = null as { id: string; name: string; createdAt: number } | null;
-      // Records are laid into the model as read, kept whole, and written behind, one
-      // transaction at a time once the analysis caught up: a file is listed in the time its
-      // reading and analysis take, and stored after (the answer waits for that).
+      // Records are laid into the model as read, kept whole, and written behind once the
+      // file is read (or 30,000 wait), one transaction at a time after the analysis caught
+      // up: a file is listed in the time its reading and analysis take, and stored after
+      // (the answer waits for that).
       let writing: Promise<void> = Promise.resolve();
       try {
         const counter = { read: 0 };
@@ -95,8 +98,29 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
         let laid = 0;
         let shown = false;
         let unwritten = 0;
-        /** Cancelled after some batches were read but before they were written. */
+        /** Cancelled after the file was read, with batches not yet written (not written then). */
         let cut = false;
+        let readDone = false;
+        /** Batches read and laid in, not yet handed to the writer. */
+        const queued: StoredExchange[][] = [];
+        const flush = () => {
+          const batches = queued.splice(0);
+          writing = writing.then(async () => {
+            for (const batch of batches) {
+              await quiet?.();
+              if (readDone && cancelled.has(job)) {
+                cut = true;
+                unwritten -= batch.length;
+                continue;
+              }
+              await store.putExchanges(batch);
+              model.stored(batch);
+              stored += batch.length;
+              unwritten -= batch.length;
+              progress();
+            }
+          });
+        };
         /** Records with a derivedFrom, as read and as stored: the reader may re-point it at the end. */
         const linked: [ExchangeRecord, StoredExchange][] = [];
         const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
@@ -118,22 +142,18 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
           if (shown) touched?.(s);
           progress(early ? { session: sessionInfo() } : {});
           unwritten += batch.length;
-          writing = writing.then(async () => {
-            await quiet?.();
-            // Cancelled while written behind: what is stored is kept, the rest is not written.
-            if (cancelled.has(job)) {
-              cut = true;
-              unwritten -= batch.length;
-              return;
-            }
-            await store.putExchanges(batch);
-            model.stored(batch);
-            stored += batch.length;
-            unwritten -= batch.length;
-            progress();
-          });
-          if (unwritten > MAX_UNWRITTEN) await writing;
+          queued.push(batch);
+          // Writes wait for the reading to end, unless too much is unwritten (memory).
+          if (unwritten > MAX_UNWRITTEN) {
+            flush();
+            await writing;
+          }
         });
+        // Cancelled while reading: what was read (and listed) is written and kept. Declined:
+        // the session goes, nothing more is written.
+        if (end.kind === 'declined') queued.length = 0;
+        readDone = end.kind === 'done';
+        flush();
         await writing;
 
         if (end.kind === 'cancelled' || cut) {
