@@ -4,10 +4,11 @@
 // written afterwards, a chunk per transaction. A backlog batch waits until the drain is read
 // (`hold`) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
 // in the time its analysis takes, not its storage's. A pushed record is written at once,
-// held by nothing: the relay keeps no copy of it, so it must not wait in memory. Whatever is written is reported as stored (the owner may then keep it lean,
-// the other tabs are told); a write storage refuses is reported with its copies (the page
-// holds them). Nothing is lost meanwhile: the relay keeps a drained record until the page
-// acknowledges it, and the feed acknowledges only what `taken(...).written` said committed.
+// held by nothing: the relay keeps no copy of it, so it must not wait in memory. Whatever
+// is written is reported as stored (the owner may then keep it lean, the other tabs are
+// told); a write storage refuses is reported with its copies (the page holds them). Nothing
+// is lost meanwhile: the relay keeps a drained record until the page acknowledges it, and
+// the feed acknowledges only what `take(…).written` said committed.
 //
 // Race, written down: takes are numbered one at a time, in the order they come, and a copy
 // of an id laid but not yet written is compared in memory (`supersedes`) and keeps its
@@ -32,7 +33,8 @@ export interface WriteBehindDeps {
   quiet?(): Promise<void>;
 }
 
-/** Copies written per transaction: small enough that a read of the page's waits little. */
+/** Copies written per transaction: a live take waits for at most one chunk in flight, and
+ *  larger ones were measured to make it wait longer without storing a backlog faster. */
 const WRITE_CHUNK = 200;
 
 function errorInfo(err: unknown): StorageErrorInfo {

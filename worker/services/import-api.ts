@@ -1,8 +1,8 @@
 // The streaming import (transfer service): a file the page picked is read here in pieces
 // (Blob.stream()), through the CLI's readers (importCaptureStream). Each batch read is laid
-// into the session's model at once (whole) and written behind it in large transactions, once
-// the analysis has caught up, so a file is listed in the time its reading and analysis take,
-// not its storage's. The page gets progress (bytes read, records listed and stored) and,
+// into the session's model at once (whole) and written behind it in large transactions once
+// the file is read (or 30,000 records wait) and the analysis has caught up, so a file is
+// listed in the time its reading and analysis take, not its storage's. The page gets progress (bytes read, records listed and stored) and,
 // once a large file's first batch is read, its session, so the first screen shows while the
 // rest is still being read; the answer comes once everything is stored.
 //
