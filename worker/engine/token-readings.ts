@@ -45,7 +45,9 @@ export class TokenReadings {
       const keys = this.#keysFor(url);
       const now = readTokenSync(t, keys, this.#hmac);
       if (now !== undefined) read.set(t, now);
-      else pending.push(readToken(t, keys, this.#hmac).then((r) => void this.#readingsFor(url).set(t, r)));
+      // Filed where it was asked for: keys set meanwhile dropped that map, so a reading made
+      // with the old keys is never filed under the new ones.
+      else pending.push(readToken(t, keys, this.#hmac).then((r) => void read.set(t, r)));
     }
     await Promise.all(pending);
   }
