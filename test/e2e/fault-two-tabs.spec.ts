@@ -6,7 +6,7 @@
 // it, because the relay keeps records until a tab acknowledges it stored them.
 import type { Page } from '@playwright/test';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
-import { expect, failRelayStorage, holdRelayBacklog, InspectorPage, relayCall, test, toolsCall, watchRelayFeed } from './fixtures.ts';
+import { expect, failRelayStorage, holdRelayBacklog, InspectorPage, relayCall, test, toolsCall, watchRelayFeed, type RelayUnderTest } from './fixtures.ts';
 
 // The JSON-RPC id a record's request carries (each call in this test has its own).
 const rpcId = (r: ExchangeRecord): number | undefined => {
@@ -17,6 +17,16 @@ const rpcId = (r: ExchangeRecord): number | undefined => {
   }
 };
 
+// Calls the demo through the relay with these JSON-RPC ids while no page is open, so they go
+// to its JSONL file; resolves once each is filed complete. `filed`: the records filed since.
+async function fileBacklog(relay: RelayUnderTest, rpcIds: readonly number[]) {
+  const since = Date.now();
+  for (const id of rpcIds) expect((await relayCall(relay, toolsCall(id, 'busy'))).status).toBe(200);
+  const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
+  await expect.poll(async () => (await filed()).filter((r) => r.state === 'complete').length, { message: `the backlog in ${relay.jsonl}` }).toBe(rpcIds.length);
+  return { filed, ids: (await filed()).map((r) => r.id).sort() };
+}
+
 const TAB_A = [201, 202];
 const TAB_B = [211, 212];
 const LIVE_RELAY = [221, 222];
@@ -24,12 +34,8 @@ const BACKLOG = [231, 232];
 const ALL = [...TAB_A, ...TAB_B, ...LIVE_RELAY, ...BACKLOG];
 
 test('two tabs capturing at once: calls from each tab, pushed relay exchanges and a JSONL backlog one tab could not store are each stored once and listed in both tabs', async ({ context, page, relay, mcpServer }) => {
-  const since = Date.now();
   // While no page is open, external calls go to the relay's JSONL file.
-  for (const id of BACKLOG) expect((await relayCall(relay, toolsCall(id, 'busy'))).status).toBe(200);
-  const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
-  await expect.poll(async () => (await filed()).filter((r) => r.state === 'complete').length, { message: `the backlog in ${relay.jsonl}` }).toBe(BACKLOG.length);
-  const backlogIds = (await filed()).map((r) => r.id).sort();
+  const { filed, ids: backlogIds } = await fileBacklog(relay, BACKLOG);
 
   // Tab B opens first, drains the backlog and cannot store it: it acknowledges nothing.
   const pageB: Page = await context.newPage();
@@ -97,12 +103,8 @@ test('two tabs capturing at once: calls from each tab, pushed relay exchanges an
 // stored, and that tab reads the session again: each exchange is stored once, at one place,
 // and both tabs list it once.
 test('two tabs draining the same backlog at the same moment: each exchange stored once, and listed once in both tabs', async ({ context, page, relay }) => {
-  const since = Date.now();
   const IDS = [241, 242, 243, 244];
-  for (const id of IDS) expect((await relayCall(relay, toolsCall(id, 'busy'))).status).toBe(200);
-  const filed = async () => (await relay.captureRecords()).filter((r) => r.startedAt >= since);
-  await expect.poll(async () => (await filed()).filter((r) => r.state === 'complete').length, { message: `the backlog in ${relay.jsonl}` }).toBe(IDS.length);
-  const backlogIds = (await filed()).map((r) => r.id).sort();
+  const { filed, ids: backlogIds } = await fileBacklog(relay, IDS);
 
   const pageB: Page = await context.newPage();
   const heldA = await holdRelayBacklog(page);

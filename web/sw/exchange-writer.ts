@@ -22,7 +22,7 @@
 // (the session id could not be read) is still reported as `storage-error`, with nothing to hold.
 import type { SseEventRecord } from '../../worker/protocol.js';
 import type { CaptureStore, ExchangeEnd, NewExchange, ResponseHead, StorageErrorInfo, StoredExchange } from '../../worker/storage/index.js';
-import { isFinal, StorageError } from '../../worker/storage/index.js';
+import { isFinal, storageErrorInfo } from '../../worker/storage/index.js';
 import type { CaptureNotice } from './messages.js';
 
 export type Announce = (notice: CaptureNotice) => void;
@@ -188,8 +188,7 @@ export class ExchangeWriter {
           if (step) this.#announce({ type: step, id: this.id, seq: this.#seq });
         }
       } catch (err) {
-        const error: StorageErrorInfo =
-          err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
+        const error: StorageErrorInfo = storageErrorInfo(err);
         if (!this.#mirror) {
           // Nothing to hold (the record could not even be built). One report per exchange.
           this.#broken = true;

@@ -17,7 +17,7 @@
 // copy is merged into what won (keeping that number) and reported as collided, so its
 // owner reloads the session from storage. Later copies of a collided id are merged too.
 import type { ExchangeRecord } from '../protocol.js';
-import { StorageError, supersedes, type CaptureStore, type ReservedCopy, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
+import { storageErrorInfo, supersedes, type CaptureStore, type ReservedCopy, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
 
 export interface WriteBehindDeps {
   store: Pick<CaptureStore, 'currentSession' | 'reserveExchanges' | 'writeReserved' | 'mergeExchanges'>;
@@ -37,8 +37,15 @@ export interface WriteBehindDeps {
  *  larger ones were measured to make it wait longer without storing a backlog faster. */
 const WRITE_CHUNK = 200;
 
-function errorInfo(err: unknown): StorageErrorInfo {
-  return err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
+/** Copies grouped by the session they were numbered into. */
+function bySession(items: readonly ReservedCopy[]): Map<string, ReservedCopy[]> {
+  const out = new Map<string, ReservedCopy[]>();
+  for (const i of items) {
+    const list = out.get(i.copy.session);
+    if (list) list.push(i);
+    else out.set(i.copy.session, [i]);
+  }
+  return out;
 }
 
 /** One batch taken: laid once numbered, written later. */
@@ -153,7 +160,7 @@ export class WriteBehind {
         reserved = r.copies.map((copy) => ({ copy, fresh: r.fresh.has(copy.id) }));
       } catch (err) {
         refused = true;
-        this.#deps.refused(rest, session, errorInfo(err));
+        this.#deps.refused(rest, session, storageErrorInfo(err));
       }
     }
     // Copies of one id in the same reservation: only the newest is laid and written.
@@ -243,25 +250,18 @@ export class WriteBehind {
       const collided = new Set(await this.#deps.store.writeReserved(items));
       const mine = items.filter((i) => !collided.has(i.copy.id));
       for (const i of mine) {
-        if (this.#unwritten.get(i.copy.id) === i) this.#unwritten.delete(i.copy.id);
         // Written once: a later copy of the id replaces it (`put`), it is not new any more.
-        else { const later = this.#unwritten.get(i.copy.id); if (later) later.fresh = false; }
+        if (!this.#forget(i)) { const later = this.#unwritten.get(i.copy.id); if (later) later.fresh = false; }
       }
       if (mine.length) this.#deps.stored(mine.map((i) => i.copy));
       const lost = [...foreign, ...items.filter((i) => collided.has(i.copy.id))];
       if (lost.length) await this.#mergeLost(lost);
     } catch (err) {
       ok = false;
-      const error = errorInfo(err);
-      const bySession = new Map<string, StoredExchange[]>();
-      for (const i of chunk) {
-        // Not written: the next copy of the id is numbered again by storage.
-        if (this.#unwritten.get(i.copy.id) === i) this.#unwritten.delete(i.copy.id);
-        const list = bySession.get(i.copy.session) ?? [];
-        list.push(i.copy);
-        bySession.set(i.copy.session, list);
-      }
-      for (const [session, list] of bySession) this.#deps.refused(list, session, error);
+      const error = storageErrorInfo(err);
+      // Not written: the next copy of each id is numbered again by storage.
+      for (const i of chunk) this.#forget(i);
+      for (const [session, list] of bySession(chunk)) this.#deps.refused(list.map((i) => i.copy), session, error);
     }
     for (const q of queued) this.#settle(q, ok);
   }
@@ -269,18 +269,21 @@ export class WriteBehind {
   // Copies of ids another writer stored first: merged into what it stored, then the owner
   // reloads the session (the numbers it laid them under are not storage's).
   async #mergeLost(lost: ReservedCopy[]): Promise<void> {
-    const bySession = new Map<string, ReservedCopy[]>();
     for (const i of lost) {
       this.#foreign.add(i.copy.id);
-      if (this.#unwritten.get(i.copy.id) === i) this.#unwritten.delete(i.copy.id);
-      const list = bySession.get(i.copy.session) ?? [];
-      list.push(i);
-      bySession.set(i.copy.session, list);
+      this.#forget(i);
     }
-    for (const [session, list] of bySession) {
+    for (const [session, list] of bySession(lost)) {
       const written = await this.#deps.store.mergeExchanges(session, list.map((i) => i.copy));
       if (written.length) this.#deps.stored(written);
       this.#deps.collided(session, list.map((i) => i.copy.id));
     }
+  }
+
+  // Drops `i` from the unwritten copies if it is still the newest of its id; true if it was.
+  #forget(i: ReservedCopy): boolean {
+    if (this.#unwritten.get(i.copy.id) !== i) return false;
+    this.#unwritten.delete(i.copy.id);
+    return true;
   }
 }

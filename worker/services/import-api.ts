@@ -2,9 +2,10 @@
 // (Blob.stream()), through the CLI's readers (importCaptureStream). Each batch read is laid
 // into the session's model at once (whole) and written behind it in large transactions once
 // the file is read (or 30,000 records wait) and the analysis has caught up, so a file is
-// listed in the time its reading and analysis take, not its storage's. The page gets progress (bytes read, records listed and stored) and,
-// once a large file's first batch is read, its session, so the first screen shows while the
-// rest is still being read; the answer comes once everything is stored.
+// listed in the time its reading and analysis take, not its storage's. The page gets
+// progress (bytes read, records listed and stored) and, once a large file's first batch is
+// read, its session, so the first screen shows while the rest is still being read; the
+// answer comes once everything is stored.
 //
 // Cancel keeps what was stored and says so: the session stays, named "<file> (first N,
 // cancelled)", holding the first N records of the file, complete each (a batch is one

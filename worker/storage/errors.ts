@@ -20,6 +20,11 @@ export class StorageError extends Error {
   }
 }
 
+/** Any failure as a StorageErrorInfo: a StorageError's own, else `unknown` with its message. */
+export function storageErrorInfo(err: unknown): StorageErrorInfo {
+  return err instanceof StorageError ? err.toInfo() : { kind: 'unknown', message: err instanceof Error ? err.message : String(err) };
+}
+
 function errorName(err: unknown): string {
   return typeof err === 'object' && err !== null && 'name' in err ? String((err as { name: unknown }).name) : '';
 }

@@ -11,7 +11,7 @@ import type { ExchangeRecord, SseEventRecord } from '../protocol.js';
 
 export { isFinal, supersedes } from './exchanges.js';
 
-export { StorageError, isQuotaError, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
+export { StorageError, isQuotaError, storageErrorInfo, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
 export { DB_NAME, DB_VERSION } from './schema.js';
 export type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 export type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
