@@ -134,6 +134,13 @@ export class AnalysisEngine {
     return this.#entries[seq];
   }
 
+  /** The engine's copy (lean when `lean`) of this very version of a record, once a step has
+   *  decoded it; undefined while that version is only put, or another is held. */
+  keptCopy(record: ExchangeRecord): ExchangeRecord | undefined {
+    const e = this.#entries[record.seq];
+    return e !== undefined && e.record.id === record.id && e.stamp === stampOf(record) ? e.record : undefined;
+  }
+
   /** Every record, by ascending seq. */
   records(): ExchangeRecord[] {
     const out: ExchangeRecord[] = [];

@@ -176,12 +176,15 @@ export class SessionModel {
     this.version += 1;
   }
 
-  /** Records put `unstored` are written now: each that is still the one held may go lean. */
+  /** Records put `unstored` are written now: each that is still the one held may go lean,
+   *  at once if the engine already decoded this very version, else at the build that does
+   *  (`#settle`). The engine may still hold an older version of it (a pending copy, then the
+   *  complete one written before the next build): that one must never replace it. */
   stored(records: Iterable<StoredExchange>): void {
     for (const r of records) {
       if (this.records.get(r.id) !== r || !this.#unstored.delete(r.id)) continue;
-      const kept = this.#engine?.entry(r.seq)?.record;
-      if (this.bodies !== null && kept !== undefined && kept !== r && kept.id === r.id) this.records.set(r.id, kept as StoredExchange);
+      const kept = this.bodies === null ? undefined : this.#engine?.keptCopy(r);
+      if (kept !== undefined && kept !== r) this.records.set(r.id, kept as StoredExchange);
     }
   }
 
@@ -265,8 +268,8 @@ export class SessionModel {
     if (this.bodies === null) return;
     for (const r of fed) {
       if (this.records.get(r.id) !== r || this.#unstored.has(r.id)) continue;
-      const kept = engine.entry(r.seq)?.record;
-      if (kept !== undefined && kept !== r && kept.id === r.id) this.records.set(r.id, kept as StoredExchange);
+      const kept = engine.keptCopy(r);
+      if (kept !== undefined && kept !== r) this.records.set(r.id, kept as StoredExchange);
     }
   }
 

@@ -67,4 +67,28 @@ describe('records laid in before they are stored', () => {
     model.stored([newer]);
     expect(isLean(model.records.get(first.id)!)).toBe(true);
   });
+
+  it('a newer copy written before the next build keeps its own state, never the older one the engine decoded', async () => {
+    // The relay pushes an exchange pending, then complete; a pushed copy is written at once,
+    // so the complete copy's write can commit before any build has decoded it.
+    const complete = records().find((r) => r.state === 'complete' && (r.response?.body ?? '').length > 0)!;
+    const pending: StoredExchange = { ...complete, state: 'pending', response: undefined };
+    const written = new Map<string, StoredExchange>();
+    const model = new SessionModel([], { bodies: storeOf(written) });
+    model.put([pending], { unstored: true });
+    await model.built(keys, 0);
+    written.set(pending.id, pending);
+    model.stored([pending]);
+    expect(isLean(model.records.get(pending.id)!)).toBe(true);
+
+    model.put([complete], { unstored: true });
+    written.set(complete.id, complete);
+    model.stored([complete]); // the engine still holds the pending version
+    expect(model.records.get(complete.id)!.state).toBe('complete');
+    const built = await model.built(keys, 0);
+    expect((await exchangeViewOf(built, complete.id))!.state).toBe('complete');
+    // Decoded now: the next build swapped it for the engine's lean copy of this version.
+    expect(model.records.get(complete.id)).toMatchObject({ state: 'complete' });
+    expect(isLean(model.records.get(complete.id)!)).toBe(true);
+  });
 });
