@@ -82,6 +82,8 @@ export interface RelayFeedDeps {
   collided: (session: string, ids: string[]) => void;
   /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
   quiet?: () => Promise<void>;
+  /** A drain is being read: its records are listed first, checked once it is read. */
+  reading?: () => () => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
 }
@@ -94,26 +96,33 @@ function noticeFor(r: StoredExchange): CaptureNotice {
   return { type, id: r.id, seq: r.seq };
 }
 
-// The body of a response as text pieces, decoded as one UTF-8 stream.
-async function* textPieces(body: ReadableStream<Uint8Array>, keep: string[]): AsyncIterable<string> {
+// The body of a response as text pieces, decoded as one UTF-8 stream. The bytes are kept
+// too (`keep`), for the careful reader should the streaming one decline the text: bytes live
+// outside the JS heap, where a drain's 30 MB of kept strings would be copied by every
+// garbage collection while the drain is read.
+async function* textPieces(body: ReadableStream<Uint8Array>, keep: Uint8Array[]): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      const text = decoder.decode(value, { stream: true });
-      keep.push(text);
-      yield text;
+      keep.push(value);
+      yield decoder.decode(value, { stream: true });
     }
     const rest = decoder.decode();
-    if (rest) {
-      keep.push(rest);
-      yield rest;
-    }
+    if (rest) yield rest;
   } finally {
     reader.releaseLock();
   }
+}
+
+// The kept bytes as one text (the careful reader's input).
+function textOf(bytes: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const b of bytes) text += decoder.decode(b, { stream: true });
+  return text + decoder.decode();
 }
 
 /** Feeds relay captures into storage for as long as the worker lives. */
@@ -227,6 +236,7 @@ export class RelayFeed {
     // every batch's commit (see "Acknowledgement" above).
     const written: Promise<boolean>[] = [];
     const release = this.#behind.hold();
+    const read = this.#deps.reading?.();
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
       for (const r of records) ids.push(r.id);
@@ -241,14 +251,15 @@ export class RelayFeed {
       if (!res.ok || !res.body) return false;
       drain = res.headers.get(DRAIN_HEADER);
       more = res.headers.get(MORE_HEADER) === '1';
-      const text: string[] = [];
-      const end = await importCaptureStream(textPieces(res.body, text), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
+      const bytes: Uint8Array[] = [];
+      const end = await importCaptureStream(textPieces(res.body, bytes), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
       // Unusual text the streaming reader declines: the whole of it through the careful reader.
-      if (end.kind !== 'done') await store(readJsonl(text.join('')).exchanges);
+      if (end.kind !== 'done') await store(readJsonl(textOf(bytes)).exchanges);
     } catch {
       return false; // the relay went away mid-drain; its next `open` drains again
     } finally {
       release();
+      read?.();
     }
     const all = (await Promise.all(written)).every(Boolean);
     if (ids.length === 0 || !all || !drain) return false;

@@ -7,6 +7,13 @@
 // (thread-state.ts), the token readings (one per token, issuing URL and key version) and
 // the findings per subject (lint-state.ts). Callers own the records and hand copies in.
 //
+// Checks may trail (`step({ checkMs })`): a step given a budget threads everything put, but
+// reads tokens and lints only as much as fits, newest first; the rest stays `unchecked`, its
+// findings as they were, until later steps (with nothing put, a step only checks). A host
+// lists a large batch first and checks it next this way; once nothing is unchecked, the
+// analysis is the one an unbudgeted step gives (rules are pure, and what a change affects is
+// queued, never dropped).
+//
 // Hazard: a lint rule may look past its subject (another conversation that issued or
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
 // reach is worked out in `#affected`; anything it cannot bound re-checks everything.
@@ -56,6 +63,10 @@ export interface EngineOptions {
    * bodies stay in storage (the analysis worker reads them on demand).
    */
   lean?: boolean;
+  /** Subjects checked between two looks at the clock in a budgeted step (default 128). */
+  checkChunk?: number;
+  /** The clock budgeted steps read (ms); performance.now by default, a test's own otherwise. */
+  now?: () => number;
 }
 
 interface Entry { record: ExchangeRecord; decoded: DecodedExchange; stamp: string }
@@ -73,7 +84,14 @@ export interface EngineStep {
   removed: ReadonlySet<string>;
   /** Everything was re-threaded (every Conversation object is new). */
   full: boolean;
+  /** Conversations and exchanges still to be checked (a budgeted step left them). */
+  unchecked: number;
 }
+
+/** Subjects checked between two looks at the clock (and tokens read per pass). */
+const CHECK_CHUNK = 128;
+
+const clock = () => performance.now();
 
 /** What identifies one version of a record (records carry no version number). */
 function stampOf(r: ExchangeRecord): string {
@@ -104,6 +122,8 @@ export class AnalysisEngine {
   #toolLists: ToolList[] = [];
   readonly #readings: TokenReadings;
   readonly #lint = new LintState();
+  /** What lint has still to check: conversations by id (the current object), exchanges. */
+  readonly #unchecked = { convs: new Map<string, Conversation>(), seqs: new Set<number>() };
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: EngineOptions = {}) {
@@ -154,14 +174,29 @@ export class AnalysisEngine {
     return this.#lint.hasFailures ? null : this.#lint.of(conversation);
   }
 
-  /** Applies every change put since the last step. Steps run one at a time. */
-  step(): Promise<EngineStep> {
-    const run = this.#chain.then(() => this.#step());
+  /**
+   * Applies every change put since the last step. Steps run one at a time. `checkMs`: check
+   * (read tokens, lint) for about that long at most, leaving the rest for later steps (see
+   * the header); by default everything is checked.
+   */
+  step(opts: { checkMs?: number } = {}): Promise<EngineStep> {
+    const run = this.#chain.then(() => this.#step(opts.checkMs));
     this.#chain = run.catch(() => undefined);
     return run;
   }
 
-  async #step(): Promise<EngineStep> {
+  /** Conversations and exchanges left unchecked by the steps so far. */
+  get unchecked(): number {
+    return this.#unchecked.convs.size + this.#unchecked.seqs.size;
+  }
+
+  async #step(checkMs: number | undefined): Promise<EngineStep> {
+    if (this.#pending.size === 0 && !this.#relintAll && this.#thread.started) {
+      // Nothing put: only what earlier steps left unchecked.
+      const changed = new Set<string>();
+      await this.#check(changed, checkMs);
+      return this.#result(changed, new Set(), false);
+    }
     const final = this.#opts.final ?? true;
     // 1. Decode what changed, and judge whether threading can append it.
     const added: Entry[] = [];
@@ -242,6 +277,16 @@ export class AnalysisEngine {
         if (!now.has(c.id) || changed.has(c.id)) oldConvs.push(c);
       }
       this.#reindex(th.conversations);
+      // Conversations waiting to be checked are the new objects of their ids now.
+      if (this.#unchecked.convs.size > 0) {
+        const byId = new Map<string, Conversation>();
+        for (const c of th.conversations) byId.set(c.id, c);
+        for (const id of [...this.#unchecked.convs.keys()]) {
+          const c = byId.get(id);
+          if (c === undefined) this.#unchecked.convs.delete(id);
+          else this.#unchecked.convs.set(id, c);
+        }
+      }
       // An exchange whose new version threads the same still changes what lint sees.
       for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
     } else {
@@ -275,28 +320,66 @@ export class AnalysisEngine {
       }
     }
 
-    // 5. Read the tokens those conversations hold, then lint them.
-    // Each token once: most are both issued by one round and echoed by the next.
-    const tokens = new Set<string>();
-    for (const c of convs) for (const t of tokensOf(c)) tokens.add(t);
-    await this.#readings.readAll(tokens);
-    const ctx = this.#context();
+    // 5. Queue what must be checked again, then check it (all of it, or what the budget allows).
+    const u = this.#unchecked;
     if (all) {
       this.#lint.clear();
-      for (const c of this.#convs) this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
-      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) this.#lint.setExchange(s, this.#runner.exchange(ctx, s));
-      for (const c of this.#convs) changed.add(c.id);
-    } else {
-      for (const id of removed) this.#lint.setConversation(id, undefined);
-      for (const c of convs) {
-        this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+      u.convs.clear();
+      u.seqs.clear();
+      for (const c of this.#convs) {
+        u.convs.set(c.id, c);
         changed.add(c.id);
       }
-      for (const s of seqs) this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
+      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.seqs.add(s);
+    } else {
+      for (const id of removed) {
+        this.#lint.setConversation(id, undefined);
+        u.convs.delete(id);
+      }
+      for (const c of convs) u.convs.set(c.id, c);
+      for (const s of seqs) u.seqs.add(s);
     }
     this.#relintAll = false;
+    await this.#check(changed, checkMs);
     for (const id of removed) changed.delete(id);
     return this.#result(changed, removed, th.full);
+  }
+
+  // Reads the tokens of the conversations waiting, then lints them, then the exchanges
+  // waiting, newest first (a live exchange before a backlog), a chunk at a time until
+  // `checkMs` is spent. Every conversation checked is `changed`, and so is every one a
+  // finding set or withdrawn names (an exchange's findings name its conversation).
+  async #check(changed: Set<string>, checkMs: number | undefined): Promise<void> {
+    const u = this.#unchecked;
+    for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
+    if (u.convs.size === 0 && u.seqs.size === 0) return;
+    const now = this.#opts.now ?? clock;
+    const size = this.#opts.checkChunk ?? CHECK_CHUNK;
+    const until = checkMs === undefined ? Infinity : now() + checkMs;
+    const convs = [...u.convs.values()].reverse();
+    for (let i = 0; i < convs.length && now() < until; i += size) {
+      const chunk = convs.slice(i, i + size);
+      // Each token once: most are both issued by one round and echoed by the next.
+      const tokens = new Set<string>();
+      for (const c of chunk) for (const t of tokensOf(c)) tokens.add(t);
+      await this.#readings.readAll(tokens);
+      const ctx = this.#context();
+      for (const c of chunk) {
+        this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+        changed.add(c.id);
+        u.convs.delete(c.id);
+      }
+    }
+    // Exchanges once every conversation is checked: their rules read the same tokens.
+    const seqs = u.convs.size > 0 ? [] : [...u.seqs].reverse();
+    for (let i = 0; i < seqs.length && now() < until; i += size) {
+      const ctx = this.#context();
+      for (const s of seqs.slice(i, i + size)) {
+        this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
+        u.seqs.delete(s);
+      }
+    }
+    for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
   }
 
   #result(changed: Set<string>, removed: Set<string>, full: boolean): EngineStep {
@@ -307,7 +390,7 @@ export class AnalysisEngine {
     let tokens: Map<string, TokenReading> | undefined;
     const self = this;
     return {
-      conversations, changed, removed, full,
+      conversations, changed, removed, full, unchecked: this.unchecked,
       get findings() {
         const seqs: number[] = [];
         for (let s = 0; s < entries.length; s++) if (entries[s]) seqs.push(s);

@@ -23,8 +23,11 @@ export class LintState {
   /** Findings are filed by conversation only once someone reads them that way (a live
    *  list does; the CLI, which reads the whole list once, never pays for it). */
   #filing = false;
+  /** Conversations ('' for none) named by findings set or withdrawn since `takeNamed`. */
+  #named = new Set<string>();
 
   clear(): void {
+    this.#named.clear();
     this.#byConversation.clear();
     this.#byExchange.clear();
     this.#filed.clear();
@@ -46,11 +49,21 @@ export class LintState {
     const old = map.get(id);
     const kept = f !== undefined && (f.findings.length > 0 || f.failures.length > 0) ? f : undefined;
     if (old === undefined && kept === undefined) return;
+    for (const x of old?.findings ?? []) this.#named.add(x.conversation ?? '');
+    for (const x of kept?.findings ?? []) this.#named.add(x.conversation ?? '');
     const key: SubjectKey = kind + id;
     this.#withdraw(key, old);
     if (kept === undefined) map.delete(id);
     else map.set(id, kept);
     this.#file(key, kept);
+  }
+
+  /** The conversations ('' for none) whose findings may have changed since the last call:
+   *  named by a finding set or withdrawn (a subject's findings may name another one's). */
+  takeNamed(): Set<string> {
+    const out = this.#named;
+    this.#named = new Set();
+    return out;
   }
 
   /** Some rule threw somewhere: per-conversation reads must go through `all`. */

@@ -119,6 +119,11 @@ export class CaptureOwner {
     this.#tell([session]);
   }
 
+  /** The session's analysis went on without a change of records (checks that trailed): the page is told. */
+  checked(session: string): void {
+    this.#tell([session]);
+  }
+
   /**
    * The session's copies differ from storage's (another writer numbered some of its
    * exchanges first): it is loaded again from storage on its next read.

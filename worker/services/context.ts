@@ -35,14 +35,30 @@ export interface ServiceContext {
   guard: <T>(fn: () => Promise<T>) => Promise<Answer<T>>;
   modelOf: (session: string) => Promise<SessionModel>;
   builtOf: (session: string) => ReturnType<SessionModel['built']>;
+  /** The analysis with every check done (findings whole: exports, the findings summary, replay). */
+  checkedOf: (session: string) => ReturnType<SessionModel['built']>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
   /** Resolves once what the owner laid in so far is analysed (the relay's writes wait for it). */
   analysed: () => Promise<void>;
+  /**
+   * A large batch is being read (a relay drain, an import): until the returned function is
+   * called, builds list and thread what comes but check none of it (see `checkMs`).
+   */
+  reading: () => () => void;
+  /** How long a build may check now (the SessionModel option): nothing while a batch is read. */
+  checkMs: () => number | undefined;
 }
 
 /** How long the page is given to read its view after being told of a change (see `analysed`). */
 const PAGE_READ_MS = 100;
+
+/**
+ * How long one build may check (read tokens, lint) when no large batch is being read: a live
+ * exchange is checked whole well within it; what a large batch left is checked in slices of
+ * it, the page told after each, so a read never waits long behind the checks.
+ */
+const CHECK_SLICE_MS = 40;
 
 /** The version written into reports this worker makes (SARIF's tool version). */
 export const VERSION = '0.1.0';
@@ -79,7 +95,7 @@ export function createContext(): ServiceContext {
       m = (async () => {
         // An imported file is a finished capture (final), also after a reload.
         const imported = (await store.listSessions()).some((s) => s.id === session && s.imported === true);
-        const model = new SessionModel([], { final: imported, bodies: store });
+        const model = new SessionModel([], { final: imported, bodies: store, checkMs });
         for await (const page of store.allExchanges(session)) model.put(page);
         model.hold(unsaved.heldOf(session));
         return model;
@@ -91,17 +107,55 @@ export function createContext(): ServiceContext {
     return m;
   }
 
+  const keysFor = (url: string) => keyring.keysFor(serverOf(url));
   async function builtOf(session: string) {
-    return (await modelOf(session)).built((url) => keyring.keysFor(serverOf(url)), keyring.version);
+    const model = await modelOf(session);
+    const b = await model.built(keysFor, keyring.version);
+    // Whatever made this build (a read of a session just loaded, new keys, a batch), what it
+    // left unchecked is checked next (once no batch is being read: see `reading`).
+    if (model.unchecked > 0 && readers === 0) analyseSoon(session);
+    return b;
+  }
+  async function checkedOf(session: string) {
+    const model = await modelOf(session);
+    const b = await model.built(keysFor, keyring.version);
+    return model.unchecked > 0 ? model.checkMore(keysFor, keyring.version, { whole: true }) : b;
   }
 
   // Changes are analysed once per window while they keep coming (services/coalescer.ts), so
-  // the next read finds the analysis done; a read never waits for the window.
+  // the next read finds the analysis done; a read never waits for the window. What a build
+  // left unchecked is checked next, a slice per build, while no large batch is being read
+  // and nothing new comes (new records are built first: the coalescer runs again).
   const analysers = new Map<string, Coalescer>();
   function analyseSoon(session: string): void {
     let c = analysers.get(session);
-    if (!c) analysers.set(session, (c = new Coalescer(() => builtOf(session))));
+    if (!c) analysers.set(session, (c = new Coalescer(() => analyse(session))));
     c.poke();
+  }
+  async function analyse(session: string): Promise<void> {
+    const model = await modelOf(session);
+    await model.built(keysFor, keyring.version);
+    while (readers === 0 && model.unchecked > 0) {
+      const version = model.version;
+      await model.checkMore(keysFor, keyring.version);
+      owner.checked(session);
+      if (model.version !== version) return;
+      await new Promise((r) => setTimeout(r, 0)); // reads and arrivals get in between slices
+    }
+  }
+
+  // Large batches being read (see `reading`): checks wait for them all to end.
+  let readers = 0;
+  const checkMs = () => (readers > 0 ? 0 : CHECK_SLICE_MS);
+  function reading(): () => void {
+    readers += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      readers -= 1;
+      if (readers === 0) for (const s of sessions.keys()) analyseSoon(s); // each loaded session's checks go on
+    };
   }
 
   // Idle means: what was handed to the owner is laid in and analysed, and the page, told of
@@ -129,5 +183,5 @@ export function createContext(): ServiceContext {
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, analyseSoon, analysed };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs };
 }

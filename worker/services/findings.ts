@@ -5,7 +5,7 @@ import { findingsSummary, type FindingsSummary } from '../view/findings-summary.
 import type { Answer, RuleInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createFindingsService({ guard, builtOf }: Pick<ServiceContext, 'guard' | 'builtOf'>) {
+export function createFindingsService({ guard, checkedOf }: Pick<ServiceContext, 'guard' | 'checkedOf'>) {
   return {
     /** Every rule, with the spec clause it checks. */
     rules(): RuleInfo[] {
@@ -18,7 +18,7 @@ export function createFindingsService({ guard, builtOf }: Pick<ServiceContext, '
     /** Every finding of the session, repeated ones grouped per server and rule (the page's summary). */
     summary(session: string): Promise<Answer<FindingsSummary>> {
       return guard(async () => {
-        const b = await builtOf(session);
+        const b = await checkedOf(session);
         return findingsSummary(b.analysis.findings, b.analysis.records, [...b.byId.values()].map((v) => v.conversation));
       });
     },

@@ -45,6 +45,10 @@ export interface ImportDeps {
   touched?: (session: string) => void;
   /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
   quiet?: () => Promise<void>;
+  /** The file is being read: its records are listed first, checked once it is read. */
+  reading?: () => () => void;
+  /** How long a build of the imported session may check (ServiceContext.checkMs). */
+  checkMs?: () => number | undefined;
 }
 
 // Files smaller than this are imported in one go: showing them early gains nothing.
@@ -73,7 +77,7 @@ async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<
 }
 
 /** importStream / cancelImport for the transfer service (services/transfer.ts). */
-export function createImportApi({ store, sessions, importText, touched, quiet }: ImportDeps) {
+export function createImportApi({ store, sessions, importText, touched, quiet, reading, checkMs }: ImportDeps) {
   const cancelled = new Set<string>();
 
   return {
@@ -92,9 +96,10 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
       // up: a file is listed in the time its reading and analysis take, and stored after
       // (the answer waits for that).
       let writing: Promise<void> = Promise.resolve();
+      const read = reading?.();
       try {
         const counter = { read: 0 };
-        const model = new SessionModel([], { final: true, bodies: store });
+        const model = new SessionModel([], { final: true, bodies: store, checkMs });
         let stored = 0;
         let laid = 0;
         let shown = false;
@@ -150,6 +155,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
             await writing;
           }
         });
+        read?.(); // read: what was listed is checked next
         // Cancelled while reading: what was read (and listed) is written and kept. Declined:
         // the session goes, nothing more is written.
         if (end.kind === 'declined') queued.length = 0;
@@ -166,6 +172,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
           // storage instead, so what it shows is what was kept.
           if (cut) sessions.delete(session.id);
           else sessions.set(session.id, Promise.resolve(model));
+          touched?.(session.id); // what was listed and not checked yet is checked
           return { ok: true, value: { session: sessionInfo(), count: stored, skipped: [], notes: [`Import cancelled after ${stored} exchanges; they were kept.`], cancelled: true } };
         }
         if (end.kind === 'declined') {
@@ -183,6 +190,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
         }
         if (!session) session = await store.createSession(fileName, { imported: true }); // a capture with no exchanges
         sessions.set(session.id, Promise.resolve(model));
+        touched?.(session.id); // what was listed and not checked yet is checked
         const out = end.outcome;
         const skipped = out.skipped.slice(0, 50).map((x) => ({ where: x.where, message: x.message }));
         return { ok: true, value: { session: sessionInfo(), count: stored, skipped, notes: out.notes } };
@@ -194,6 +202,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet }:
         if (err instanceof StorageError) return { ok: false, error: err.toInfo() };
         throw err;
       } finally {
+        read?.();
         cancelled.delete(job);
       }
     },

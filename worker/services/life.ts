@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, analysed }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed, reading }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -32,6 +32,7 @@ export function createLifeService({ store, keyring, owner, guard, analysed }: Pi
             stored: (records) => void owner.stored(records),
             collided: (session) => owner.reload(session),
             quiet: analysed,
+            reading,
             announce: (n) => owner.announce(n),
           });
           feed.start();

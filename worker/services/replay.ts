@@ -7,7 +7,7 @@ import type { Answer } from '../view/types.js';
 import { replaySession } from './console-runs.js';
 import type { ServiceContext } from './context.js';
 
-export function createReplayService({ store, link, guard, builtOf }: Pick<ServiceContext, 'store' | 'link' | 'guard' | 'builtOf'>) {
+export function createReplayService({ store, link, guard, checkedOf }: Pick<ServiceContext, 'store' | 'link' | 'guard' | 'checkedOf'>) {
   const { sender, keep } = link;
   return {
     /** The fields a replay ignores when it compares answers, unless the user says otherwise. */
@@ -15,7 +15,7 @@ export function createReplayService({ store, link, guard, builtOf }: Pick<Servic
     /** Replays the session (or its filtered conversations) against `target`; the replay is a session of its own. */
     run(session: string, opts: { target: string; ignore: string[]; filter?: string; sendCredentials?: boolean }): Promise<Answer<ReplayView>> {
       return guard(async () => {
-        const b = await builtOf(session);
+        const b = await checkedOf(session);
         const conversations = opts.filter ? (await searchedList(b, opts.filter)).items.map((c) => c.id) : undefined;
         // The replay's session is made at its first send (the link names it), so a replay
         // that sends nothing leaves no empty session behind.

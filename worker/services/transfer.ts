@@ -15,7 +15,7 @@ import type { ImportAnswer, ImportRefusal, Imported } from '../view/types.js';
 import { safeName, VERSION, type ServiceContext } from './context.js';
 import { createImportApi } from './import-api.js';
 
-export function createTransferService({ store, sessions, keyring, guard, builtOf, modelOf, owner, analysed }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'builtOf' | 'modelOf' | 'owner' | 'analysed'>) {
+export function createTransferService({ store, sessions, keyring, guard, checkedOf, modelOf, owner, analysed, reading, checkMs }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'checkedOf' | 'modelOf' | 'owner' | 'analysed' | 'reading' | 'checkMs'>) {
   /**
    * Reads a HAR or JSONL file into a new capture session. A damaged file is refused with
    * what was skipped and how many entries are readable, unless `allowPartial`.
@@ -52,7 +52,7 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
 
   const streamed = createImportApi({
     store, sessions, importText: (text, name, partial) => importText(text, name, partial),
-    touched: (session) => owner.touched(session), quiet: analysed,
+    touched: (session) => owner.touched(session), quiet: analysed, reading, checkMs,
   });
 
   return {
@@ -66,7 +66,7 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
      */
     exportCapture(session: string, opts: { format: 'har' | 'jsonl'; filter?: string; keepSecrets?: boolean; name?: string }): Promise<Answer<{ text: string; count: number; fileName: string }>> {
       return guard(async () => {
-        const { records } = await exportRecords(await builtOf(session), opts.filter ?? '');
+        const { records } = await exportRecords(await checkedOf(session), opts.filter ?? '');
         const sanitize = !opts.keepSecrets;
         const secrets = keyring.secretsForRedaction();
         const text = opts.format === 'har' ? exportHar(records, { sanitize, secrets }) : exportJsonl(records, { sanitize, secrets });
@@ -77,7 +77,7 @@ export function createTransferService({ store, sessions, keyring, guard, builtOf
     /** Findings of the session (or the filtered view) as SARIF 2.1.0 text. */
     exportSarif(session: string, opts: { filter?: string; name?: string } = {}): Promise<Answer<{ text: string; count: number; fileName: string }>> {
       return guard(async () => {
-        const { findings } = await searchedRecords(await builtOf(session), opts.filter ?? '');
+        const { findings } = await searchedRecords(await checkedOf(session), opts.filter ?? '');
         const name = safeName(withoutCaptureExt(opts.name ?? 'capture'));
         return { text: JSON.stringify(sarifReport(findings, ALL_RULES, name, VERSION), null, 2), count: findings.length, fileName: `${name}.sarif` };
       });

@@ -74,7 +74,7 @@ export function listOf(b: Built, filterText: string, textOf?: TextOf): Conversat
   return {
     items,
     filter,
-    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered, expected },
+    stats: { conversations: items.length, exchanges, errors, warnings, totalConversations: b.rows.length, filtered, expected, checking: b.unchecked },
   };
 }
 
@@ -97,7 +97,7 @@ export function listUpdate(b: Built, filterText: string, since: number | null, t
     if (f.severity === 'error') errors += 1;
     else if (f.severity === 'warning') warnings += 1;
   }
-  const stats = { conversations: b.rows.length, exchanges: b.exchanges, errors, warnings, totalConversations: b.rows.length, filtered: false, expected: b.rowCounts.expected };
+  const stats = { conversations: b.rows.length, exchanges: b.exchanges, errors, warnings, totalConversations: b.rows.length, filtered: false, expected: b.rowCounts.expected, checking: b.unchecked };
   return { kind: 'delta', epoch: b.epoch, since, changed, removed: [...delta.removed], stats, filter: { ok: true } };
 }
 

@@ -18,8 +18,13 @@
 // exist nowhere else, and so do records put `unstored` (relay records shown before they are
 // written, capture/write-behind.ts) until `stored` says storage has them. A record put whole
 // waits whole until the next build decodes it.
+//
+// Checks may trail (`checkMs`): a build threads and lists everything put, but reads tokens
+// and lints only as long as the host allows (engine/analysis-engine.ts); `unchecked` says
+// how much is left and `checkMore` goes on with it. Rows of conversations not checked yet
+// keep their findings as they were (none, for new ones) until then.
 import type { Analysis } from '../analysis.js';
-import { AnalysisEngine, type EngineStep } from '../engine/analysis-engine.js';
+import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
@@ -48,6 +53,8 @@ export interface Built {
   rowCounts: { errors: number; warnings: number; expected: number };
   /** How many exchanges were analysed. */
   exchanges: number;
+  /** Conversations and exchanges not checked yet (see the header): their findings trail. */
+  unchecked: number;
   /** Ids of the rows that changed since the previous build (added, or different). */
   changed: ReadonlySet<string>;
   /** Ids of the rows gone since the previous build. */
@@ -155,10 +162,19 @@ export class SessionModel {
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
   readonly bodies: BodyStore | null;
+  /** How long a build may check (see the header), asked at each build; unset: everything. */
+  readonly #checkMs: () => number | undefined;
+  /** Engine options a test sets (the check chunk and clock). */
+  readonly #engineOpts: Pick<EngineOptions, 'checkChunk' | 'now'>;
 
-  constructor(records: Iterable<StoredExchange> = [], opts: { final?: boolean; bodies?: BodyStore } = {}) {
+  constructor(
+    records: Iterable<StoredExchange> = [],
+    opts: { final?: boolean; bodies?: BodyStore; checkMs?: () => number | undefined; engine?: Pick<EngineOptions, 'checkChunk' | 'now'> } = {},
+  ) {
     this.#final = opts.final ?? false;
     this.bodies = opts.bodies ?? null;
+    this.#checkMs = opts.checkMs ?? (() => undefined);
+    this.#engineOpts = opts.engine ?? {};
     for (const r of records) {
       this.records.set(r.id, r);
       this.#dirty.add(r.id);
@@ -241,18 +257,33 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
+    return this.#build(keysFor, keysVersion);
+  }
+
+  /** Conversations and exchanges the builds so far left unchecked. */
+  get unchecked(): number {
+    return this.#engine?.unchecked ?? 0;
+  }
+
+  /** A build that goes on checking what earlier builds left (and lays in anything put since);
+   *  `whole`: checks all of it, whatever the budget. */
+  checkMore(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, opts: { whole?: boolean } = {}): Promise<Built> {
+    return this.#build(keysFor, keysVersion, opts.whole === true ? undefined : this.#checkMs());
+  }
+
+  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs = this.#checkMs()): Promise<Built> {
     // A live capture is not over: waiting chains stay in-progress, not abandoned. An
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
     // every other server's tokens read as forged.
-    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final, lean: this.bodies !== null }));
+    const engine = (this.#engine ??= new AnalysisEngine({ keysFor, keysGiven: true, final: this.#final, lean: this.bodies !== null, ...this.#engineOpts }));
     if (this.#keys !== keysVersion) {
       engine.setKeys(keysFor);
       this.#keys = keysVersion;
     }
     const fed = this.#feed(engine);
     this.steps += 1;
-    const result = engine.step().then((step) => {
+    const result = engine.step({ checkMs }).then((step) => {
       this.#settle(engine, fed);
       const built = this.#assemble(engine, step);
       modelOfBuilt.set(built, this);
@@ -406,7 +437,7 @@ export class SessionModel {
         return (loose ??= findingsOf('') ?? []);
       },
       rowCounts: { errors: this.#errors, warnings: this.#warnings, expected: this.#expected },
-      exchanges: this.#fed.size, changed: step.changed, removed: step.removed, epoch,
+      exchanges: this.#fed.size, unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
       changesSince: (since) => {
         if (since === epoch) return { changed: new Set(), removed: new Set() };
         const from = log.findIndex((e) => e.epoch === since + 1);

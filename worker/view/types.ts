@@ -69,6 +69,11 @@ export interface ListStats {
    */
   expected: number;
   filtered: boolean;
+  /**
+   * Conversations and exchanges whose checks still trail (a large batch is listed first and
+   * checked next): the counts above grow until this is 0.
+   */
+  checking: number;
 }
 
 export type FilterState = { ok: true } | { ok: false; message: string; at: number } | { ok: 'unavailable'; message: string };

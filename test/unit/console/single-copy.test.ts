@@ -105,6 +105,7 @@ function harness(mode: Mode) {
   const ctx = {
     store: db.store, link, step: new ConsoleStep(link.keep),
     builtOf: async (s: string) => (await models.get(s)!).built(() => [], 0),
+    checkedOf: async (s: string) => (await models.get(s)!).built(() => [], 0),
     guard: async <T>(fn: () => Promise<T>) => ({ ok: true as const, value: await fn() }),
   };
   const api = { console: createConsoleService(ctx), tamper: createTamperService(ctx), replay: createReplayService(ctx) };

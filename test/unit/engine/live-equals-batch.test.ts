@@ -95,4 +95,83 @@ describe('the live engine', () => {
     expect(done.findings).toEqual(batch.findings);
     expect(done.conversations.find((c) => c.id === 'c0')?.rounds.map((r) => r.outcome)).toEqual(['input_required', 'input_required']);
   });
+
+  it('with checks trailing (each step given a budget), lists every step and ends with the batch analysis once nothing is unchecked (property)', async () => {
+    const arb = fc.array(step, { minLength: 1, maxLength: 14 }).chain((steps) => {
+      const n = build(steps).length;
+      return fc.tuple(
+        fc.constant(steps),
+        fc.array(fc.record({ batch: fc.integer({ min: 0, max: 4 }), streams: fc.boolean(), order: fc.integer() }), { minLength: n, maxLength: n }),
+        // the budget of each build, in ticks of a clock that ticks once per look (0: check nothing)
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 6, maxLength: 6 }),
+        fc.integer({ min: 1, max: 3 }),
+      );
+    });
+    await fc.assert(fc.asyncProperty(arb, async ([steps, plan, budgets, chunk]) => {
+      const records = build(steps);
+      const batch = await analyze(structuredClone(records), { final: false });
+      const batches: ExchangeRecord[][] = [[], [], [], [], [], []];
+      const order = records.map((r, i) => ({ r, p: plan[i] })).sort((a, b) => a.p.order - b.p.order);
+      for (const { r, p } of order) {
+        if (p.streams) versions(r).forEach((v, k) => batches[Math.max(0, p.batch - 1 + Math.min(k, 1))].push(v));
+        batches[p.batch + 1].push(structuredClone(r));
+      }
+      let tick = 0;
+      let budget = 0;
+      const model = new SessionModel([], { checkMs: () => budget, engine: { checkChunk: chunk, now: () => tick++ } });
+      let page: ConversationList | null = null;
+      let epoch: number | null = null;
+      const follow = (built: Awaited<ReturnType<SessionModel['built']>>) => {
+        const update = listUpdate(built, '', epoch);
+        page = applyListUpdate(page, update);
+        epoch = update.epoch;
+        expect(page).toEqual(listOf(built, ''));
+      };
+      let arrived = 0;
+      for (const [i, b] of batches.entries()) {
+        model.put(structuredClone(b) as StoredExchange[]);
+        arrived += b.length;
+        budget = budgets[i];
+        const built = await model.built(() => [], 0);
+        // Listed whatever was checked: every record that arrived is counted.
+        expect(built.exchanges).toBe(new Set(batches.slice(0, i + 1).flat().map((r) => r.id)).size);
+        expect(built.unchecked).toBe(model.unchecked);
+        follow(built);
+      }
+      expect(arrived).toBeGreaterThan(0);
+      // Then checked a slice at a time (2 ticks: at least one chunk each), the page following
+      // the rows whose findings came in.
+      budget = 2;
+      for (let guard = 0; model.unchecked > 0; guard++) {
+        expect(guard).toBeLessThan(200);
+        follow(await model.checkMore(() => [], 0));
+      }
+      const done = await model.built(() => [], 0);
+      expect(done.unchecked).toBe(0);
+      const fresh = new SessionModel(structuredClone(records) as StoredExchange[]);
+      expect(done.analysis.conversations).toEqual(batch.conversations);
+      expect(done.analysis.findings).toEqual(batch.findings);
+      expect(listOf(done, '')).toEqual(listOf(await fresh.built(() => [], 0), ''));
+      expect([...done.analysis.tokens]).toEqual([...batch.tokens]);
+    }), { numRuns: 300 });
+  }, 120_000);
+
+  it('a budget of nothing threads and lists but checks nothing; a step with nothing put only checks', async () => {
+    const records = build([
+      { method: 'tools/call', name: 'a', state: undefined, responses: undefined, answer: 'input', token: 'tok-a', sse: false, gap: 0, task: 't1', status: 'working' },
+      { method: 'tools/call', name: 'a', state: 'tok-zzz', responses: { k1: reply.accept({ f: 'v' }) }, answer: 'complete', token: undefined, sse: false, gap: 1, task: 't1', status: 'working' },
+    ]);
+    const batch = await analyze(structuredClone(records), { final: false });
+    expect(batch.findings.length).toBeGreaterThan(0);
+    const engine = new AnalysisEngine({ final: false });
+    engine.put(records);
+    const listed = await engine.step({ checkMs: 0 });
+    expect(listed.conversations).toEqual(batch.conversations);
+    expect(listed.findings).toEqual([]);
+    expect(listed.unchecked).toBeGreaterThan(0);
+    const checked = await engine.step();
+    expect(checked.unchecked).toBe(0);
+    expect(checked.findings).toEqual(batch.findings);
+    expect(new Set(checked.changed)).toEqual(new Set(batch.conversations.map((c) => c.id)));
+  });
 });

@@ -33,9 +33,12 @@ function services(store = memoryStore()) {
     store, sessions, keyring: new Keyring(), link, step: new ConsoleStep(link.keep),
     guard: async <T>(fn: () => Promise<T>) => ({ ok: true as const, value: await fn() }),
     builtOf: async (s: string) => (await sessions.get(s)!).built(() => [], 0),
+    checkedOf: async (s: string) => (await sessions.get(s)!).built(() => [], 0),
     modelOf: (s: string) => sessions.get(s)!,
     owner: new CaptureOwner({ store, sessions, analyseSoon: () => undefined }),
     analysed: async () => undefined,
+    reading: () => () => undefined,
+    checkMs: () => undefined,
   };
   return { keys: createKeysService(ctx), transfer: createTransferService(ctx), console: createConsoleService(ctx), tamper: createTamperService(ctx) };
 }
