@@ -1,8 +1,9 @@
 // The streaming import (transfer service): a file the page picked is read here in pieces
 // (Blob.stream()), through the CLI's readers (importCaptureStream). Each batch read is laid
 // into the session's model at once (whole) and written behind it in large transactions once
-// the file is read (or 30,000 records wait) and the analysis has caught up, so a file is
-// listed in the time its reading and analysis take, not its storage's. The page gets
+// the file is read (or 256 MiB of it wait) and the analysis has caught up, so a file is
+// listed in the time its reading and threading take, not its storage's; its checks follow
+// (nothing is checked while it is read: ServiceContext.reading). The page gets
 // progress (bytes read, records listed and stored) and, once a large file's first batch is
 // read, its session, so the first screen shows while the rest is still being read; the
 // answer comes once everything is stored.
@@ -49,13 +50,21 @@ export interface ImportDeps {
   reading?: () => () => void;
   /** How long a build of the imported session may check (ServiceContext.checkMs). */
   checkMs?: () => number | undefined;
+  /** The memory bound (MAX_UNWRITTEN_BYTES by default; a test's own). */
+  maxUnwrittenBytes?: number;
 }
 
 // Files smaller than this are imported in one go: showing them early gains nothing.
 const SHOW_EARLY_BYTES = 4 << 20;
 const BATCH = 2000;
-/** Records read but not yet written before the reading waits for storage (bounds memory). */
-const MAX_UNWRITTEN = 30_000;
+/**
+ * File bytes read but not yet written before the reading waits for storage (bounds memory:
+ * those records are held whole until written). Counted in bytes, not records: a 100k-exchange
+ * HAR (175 MB) is listed without stopping for storage, a larger file stops each time this
+ * much is held. Measured: importing that 100k file peaked at 489 MB of worker heap (216 MB
+ * once stored and lean), about three times the bytes held.
+ */
+const MAX_UNWRITTEN_BYTES = 256 << 20;
 
 /** Decoded pieces of a Blob, counting the bytes read into `counter`. */
 async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<string> {
@@ -77,7 +86,7 @@ async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<
 }
 
 /** importStream / cancelImport for the transfer service (services/transfer.ts). */
-export function createImportApi({ store, sessions, importText, touched, quiet, reading, checkMs }: ImportDeps) {
+export function createImportApi({ store, sessions, importText, touched, quiet, reading, checkMs, maxUnwrittenBytes = MAX_UNWRITTEN_BYTES }: ImportDeps) {
   const cancelled = new Set<string>();
 
   return {
@@ -92,11 +101,16 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
       // Set inside the batch callback: typed wide so the checker does not narrow it to null.
       let session = null as { id: string; name: string; createdAt: number } | null;
       // Records are laid into the model as read, kept whole, and written behind once the
-      // file is read (or 30,000 wait), one transaction at a time after the analysis caught
+      // file is read (or 256 MiB wait), one transaction at a time after the analysis caught
       // up: a file is listed in the time its reading and analysis take, and stored after
       // (the answer waits for that).
       let writing: Promise<void> = Promise.resolve();
-      const read = reading?.();
+      let held = reading?.();
+      /** The file is read: what was listed may be checked now (once). */
+      const read = () => {
+        held?.();
+        held = undefined;
+      };
       try {
         const counter = { read: 0 };
         const model = new SessionModel([], { final: true, bodies: store, checkMs });
@@ -104,6 +118,8 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
         let laid = 0;
         let shown = false;
         let unwritten = 0;
+        /** File bytes read when the last write was started (see MAX_UNWRITTEN_BYTES). */
+        let writtenUpTo = 0;
         /** Cancelled after the file was read, with batches not yet written (not written then). */
         let cut = false;
         let readDone = false;
@@ -147,15 +163,19 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
           }
           if (shown) touched?.(s);
           progress(early ? { session: sessionInfo() } : {});
+          // A file's pieces are read without a task between them: yield one, so the page's
+          // reads and the analysis of what is listed get in between batches.
+          if (shown) await new Promise((r) => setTimeout(r, 0));
           unwritten += batch.length;
           queued.push(batch);
           // Writes wait for the reading to end, unless too much is unwritten (memory).
-          if (unwritten > MAX_UNWRITTEN) {
+          if (counter.read - writtenUpTo > maxUnwrittenBytes) {
+            writtenUpTo = counter.read;
             flush();
             await writing;
           }
         });
-        read?.(); // read: what was listed is checked next
+        read(); // what was listed is checked next
         // Cancelled while reading: what was read (and listed) is written and kept. Declined:
         // the session goes, nothing more is written.
         if (end.kind === 'declined') queued.length = 0;
@@ -202,7 +222,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
         if (err instanceof StorageError) return { ok: false, error: err.toInfo() };
         throw err;
       } finally {
-        read?.();
+        read();
         cancelled.delete(job);
       }
     },
