@@ -323,7 +323,9 @@ export class AnalysisEngine {
     // 5. Queue what must be checked again, then check it (all of it, or what the budget allows).
     const u = this.#unchecked;
     if (all) {
-      this.#lint.clear();
+      // Everything again, its findings kept until each is checked (a budgeted step on new
+      // keys or legacy linking does not drop every count to 0 meanwhile); what is gone goes.
+      for (const id of removed) this.#lint.setConversation(id, undefined);
       u.convs.clear();
       u.seqs.clear();
       for (const c of this.#convs) {
@@ -331,6 +333,7 @@ export class AnalysisEngine {
         changed.add(c.id);
       }
       for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.seqs.add(s);
+      for (const s of oldSeqs) u.seqs.add(s);
     } else {
       for (const id of removed) {
         this.#lint.setConversation(id, undefined);

@@ -26,15 +26,6 @@ export class LintState {
   /** Conversations ('' for none) named by findings set or withdrawn since `takeNamed`. */
   #named = new Set<string>();
 
-  clear(): void {
-    this.#named.clear();
-    this.#byConversation.clear();
-    this.#byExchange.clear();
-    this.#filed.clear();
-    this.#failures = 0;
-    this.#filing = false;
-  }
-
   setConversation(id: string, f: SubjectFindings | undefined): void {
     this.#set(this.#byConversation, 'c:', id, f);
   }

@@ -173,5 +173,15 @@ describe('the live engine', () => {
     expect(checked.unchecked).toBe(0);
     expect(checked.findings).toEqual(batch.findings);
     expect(new Set(checked.changed)).toEqual(new Set(batch.conversations.map((c) => c.id)));
+
+    // New keys re-check everything; until each subject is checked again, its findings stay
+    // (the counts do not drop to 0 and climb back).
+    engine.setKeys(() => []);
+    const rekeyed = await engine.step({ checkMs: 0 });
+    expect(rekeyed.unchecked).toBeGreaterThan(0);
+    expect(rekeyed.findings).toEqual(batch.findings);
+    const again = await engine.step();
+    expect(again.unchecked).toBe(0);
+    expect(again.findings).toEqual(batch.findings);
   });
 });
