@@ -24,26 +24,33 @@ function perConversation(findings: readonly Finding[]) {
   return m;
 }
 
+/** A capture and, per record, the batch its final version arrives in, whether it streams in
+ *  first, and its place in arrival order. */
+const capturePlans = fc.array(step, { minLength: 1, maxLength: 14 }).chain((steps) => {
+  const n = build(steps).length;
+  return fc.tuple(
+    fc.constant(steps),
+    fc.array(fc.record({ batch: fc.integer({ min: 0, max: 4 }), streams: fc.boolean(), order: fc.integer() }), { minLength: n, maxLength: n }),
+  );
+});
+
+/** The records split into six arrival batches as `plan` says (earlier versions before the final one). */
+function arrivals(records: readonly ExchangeRecord[], plan: readonly { batch: number; streams: boolean; order: number }[]): ExchangeRecord[][] {
+  const batches: ExchangeRecord[][] = [[], [], [], [], [], []];
+  const order = records.map((r, i) => ({ r, p: plan[i] })).sort((a, b) => a.p.order - b.p.order);
+  for (const { r, p } of order) {
+    if (p.streams) versions(r).forEach((v, k) => batches[Math.max(0, p.batch - 1 + Math.min(k, 1))].push(v));
+    batches[p.batch + 1].push(structuredClone(r));
+  }
+  return batches;
+}
+
 describe('the live engine', () => {
   it('ends with the batch analysis for any split of a capture into arrival batches (property)', async () => {
-    const arb = fc.array(step, { minLength: 1, maxLength: 14 }).chain((steps) => {
-      const n = build(steps).length;
-      return fc.tuple(
-        fc.constant(steps),
-        // each record: the batch its final version arrives in, and whether it streams in first
-        fc.array(fc.record({ batch: fc.integer({ min: 0, max: 4 }), streams: fc.boolean(), order: fc.integer() }), { minLength: n, maxLength: n }),
-      );
-    });
-    await fc.assert(fc.asyncProperty(arb, async ([steps, plan]) => {
+    await fc.assert(fc.asyncProperty(capturePlans, async ([steps, plan]) => {
       const records = build(steps);
       const batch = await analyze(structuredClone(records), { final: false });
-
-      const batches: ExchangeRecord[][] = [[], [], [], [], [], []];
-      const order = records.map((r, i) => ({ r, p: plan[i] })).sort((a, b) => a.p.order - b.p.order);
-      for (const { r, p } of order) {
-        if (p.streams) versions(r).forEach((v, k) => batches[Math.max(0, p.batch - 1 + Math.min(k, 1))].push(v));
-        batches[p.batch + 1].push(structuredClone(r));
-      }
+      const batches = arrivals(records, plan);
       const engine = new AnalysisEngine({ final: false });
       const model = new SessionModel();
       let last: EngineStep | undefined;
@@ -97,25 +104,16 @@ describe('the live engine', () => {
   });
 
   it('with checks trailing (each step given a budget), lists every step and ends with the batch analysis once nothing is unchecked (property)', async () => {
-    const arb = fc.array(step, { minLength: 1, maxLength: 14 }).chain((steps) => {
-      const n = build(steps).length;
-      return fc.tuple(
-        fc.constant(steps),
-        fc.array(fc.record({ batch: fc.integer({ min: 0, max: 4 }), streams: fc.boolean(), order: fc.integer() }), { minLength: n, maxLength: n }),
-        // the budget of each build, in ticks of a clock that ticks once per look (0: check nothing)
-        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 6, maxLength: 6 }),
-        fc.integer({ min: 1, max: 3 }),
-      );
-    });
-    await fc.assert(fc.asyncProperty(arb, async ([steps, plan, budgets, chunk]) => {
+    const arb = fc.tuple(
+      capturePlans,
+      // the budget of each build, in ticks of a clock that ticks once per look (0: check nothing)
+      fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 6, maxLength: 6 }),
+      fc.integer({ min: 1, max: 3 }),
+    );
+    await fc.assert(fc.asyncProperty(arb, async ([[steps, plan], budgets, chunk]) => {
       const records = build(steps);
       const batch = await analyze(structuredClone(records), { final: false });
-      const batches: ExchangeRecord[][] = [[], [], [], [], [], []];
-      const order = records.map((r, i) => ({ r, p: plan[i] })).sort((a, b) => a.p.order - b.p.order);
-      for (const { r, p } of order) {
-        if (p.streams) versions(r).forEach((v, k) => batches[Math.max(0, p.batch - 1 + Math.min(k, 1))].push(v));
-        batches[p.batch + 1].push(structuredClone(r));
-      }
+      const batches = arrivals(records, plan);
       let tick = 0;
       let budget = 0;
       const model = new SessionModel([], { checkMs: () => budget, engine: { checkChunk: chunk, now: () => tick++ } });
