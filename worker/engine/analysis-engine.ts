@@ -20,7 +20,6 @@
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
 import { decodeExchange, releaseBodies } from '../decode/exchange.js';
 import { bodySizesOf, leanCopy } from '../decode/lean-record.js';
-import { asObject, own } from '../decode/meta.js';
 import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
 import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
@@ -30,6 +29,7 @@ import type { StateOrigin } from '../thread/threader.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 import { TokenReadings } from './token-readings.js';
+import { collectToolLists, refileToolLists, toolDefinition, type ToolList } from './tool-lists.js';
 
 export interface EngineOptions {
   /**
@@ -263,9 +263,9 @@ export class AnalysisEngine {
       const stamp = (seq: number) => this.#entries[seq]?.stamp ?? '';
       const was = new Map<string, Conversation>();
       for (const c of before) was.set(c.id, c);
-      const now = new Set<string>();
+      const now = new Map<string, Conversation>();
       for (const c of th.conversations) {
-        now.add(c.id);
+        now.set(c.id, c);
         const old = was.get(c.id);
         if (old === undefined || fingerprint(old, stamp) !== fingerprint(c, stamp)) {
           changed.add(c.id);
@@ -279,10 +279,8 @@ export class AnalysisEngine {
       this.#reindex(th.conversations);
       // Conversations waiting to be checked are the new objects of their ids now.
       if (this.#unchecked.convs.size > 0) {
-        const byId = new Map<string, Conversation>();
-        for (const c of th.conversations) byId.set(c.id, c);
         for (const id of [...this.#unchecked.convs.keys()]) {
-          const c = byId.get(id);
+          const c = now.get(id);
           if (c === undefined) this.#unchecked.convs.delete(id);
           else this.#unchecked.convs.set(id, c);
         }
@@ -554,14 +552,7 @@ export class AnalysisEngine {
       },
       conversationsOf: (seq) => convsOf[seq] ?? [],
       issuedBy: (t) => this.#thread.origins(t),
-      toolDefinition: (name, beforeSeq) => {
-        for (let i = toolLists.length - 1; i >= 0; i--) {
-          if (toolLists[i].seq >= beforeSeq) continue;
-          const def = toolLists[i].tools.get(name);
-          if (def) return def;
-        }
-        return undefined;
-      },
+      toolDefinition: (name, beforeSeq) => toolDefinition(toolLists, name, beforeSeq),
       presentations: (t) => presented.get(t) ?? [],
       memo: <T>(key: object, build: () => T): T => {
         if (memo.has(key)) return memo.get(key) as T;
@@ -571,43 +562,4 @@ export class AnalysisEngine {
       },
     };
   }
-}
-
-/** One `tools/list` result's tool definitions, and where it was answered. */
-interface ToolList { seq: number; tools: Map<string, Record<string, unknown>>; conversation: Conversation; round: number }
-
-/** The tool lists one tools/list conversation answered, in round order. */
-function toolListsOf(c: Conversation, decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
-  const lists: ToolList[] = [];
-  c.rounds.forEach((r, round) => {
-    const ans = r.answer >= 0 ? decodedOf(r.exchange)?.received[r.answer] : undefined;
-    const tools = own(ans?.result, 'tools');
-    if (!Array.isArray(tools)) return;
-    const map = new Map<string, Record<string, unknown>>();
-    for (const t of tools) {
-      const o = asObject(t);
-      const n = own(o, 'name');
-      if (o && typeof n === 'string') map.set(n, o);
-    }
-    lists.push({ seq: r.exchange, tools: map, conversation: c, round });
-  });
-  return lists;
-}
-
-/** Tool definitions from every `tools/list` result, in capture order (ties: conversation
- *  order, then round order). */
-function collectToolLists(conversations: readonly Conversation[], decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
-  const lists: ToolList[] = [];
-  for (const c of conversations) if (c.method === 'tools/list') lists.push(...toolListsOf(c, decodedOf));
-  return lists.sort((a, b) => a.seq - b.seq);
-}
-
-/** `lists` with the lists of the `changed` conversations read again, in the order
- *  `collectToolLists` gives (`indexOf`: a conversation's place). Between re-threads
- *  conversations are the same objects, changed in place. */
-function refileToolLists(lists: readonly ToolList[], changed: readonly Conversation[], indexOf: (c: Conversation) => number, decodedOf: (seq: number) => DecodedExchange | undefined): ToolList[] {
-  const redo = new Set(changed.filter((c) => c.method === 'tools/list'));
-  const out = lists.filter((l) => !redo.has(l.conversation));
-  for (const c of redo) out.push(...toolListsOf(c, decodedOf));
-  return out.sort((a, b) => a.seq - b.seq || indexOf(a.conversation) - indexOf(b.conversation) || a.round - b.round);
 }
