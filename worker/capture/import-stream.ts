@@ -111,3 +111,26 @@ export async function importCaptureStream(
   await flush();
   return { kind: 'done', outcome };
 }
+
+/**
+ * A byte stream (a picked file's, a response body's) as text pieces for importCaptureStream,
+ * decoded as one UTF-8 stream. `onBytes` sees each chunk before it is decoded (to count it,
+ * or keep it for a careful re-read).
+ */
+export async function* decodedPieces(stream: ReadableStream<Uint8Array>, onBytes?: (bytes: Uint8Array) => void): AsyncGenerator<string> {
+  const reader = stream.getReader();
+  const utf8 = new TextDecoder('utf-8');
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      onBytes?.(value);
+      const s = utf8.decode(value, { stream: true });
+      if (s) yield s;
+    }
+    const rest = utf8.decode();
+    if (rest) yield rest;
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -41,7 +41,7 @@
 // exported, and written on "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { importCaptureStream } from './import-stream.js';
+import { decodedPieces, importCaptureStream } from './import-stream.js';
 import { readJsonl } from './jsonl.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
@@ -94,27 +94,6 @@ function noticeFor(r: StoredExchange): CaptureNotice {
     : r.state === 'streaming' ? (r.response?.events?.length ? 'exchange-events' : 'exchange-head')
     : 'exchange-end';
   return { type, id: r.id, seq: r.seq };
-}
-
-// The body of a response as text pieces, decoded as one UTF-8 stream. The bytes are kept
-// too (`keep`), for the careful reader should the streaming one decline the text: bytes live
-// outside the JS heap, where a drain's 30 MB of kept strings would be copied by every
-// garbage collection while the drain is read.
-async function* textPieces(body: ReadableStream<Uint8Array>, keep: Uint8Array[]): AsyncIterable<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      keep.push(value);
-      yield decoder.decode(value, { stream: true });
-    }
-    const rest = decoder.decode();
-    if (rest) yield rest;
-  } finally {
-    reader.releaseLock();
-  }
 }
 
 // The kept bytes as one text (the careful reader's input).
@@ -251,8 +230,11 @@ export class RelayFeed {
       if (!res.ok || !res.body) return false;
       drain = res.headers.get(DRAIN_HEADER);
       more = res.headers.get(MORE_HEADER) === '1';
+      // The bytes are kept for the careful reader, should the streaming one decline the text:
+      // bytes live outside the JS heap, where 30 MB of kept strings would be copied by every
+      // garbage collection while the drain is read.
       const bytes: Uint8Array[] = [];
-      const end = await importCaptureStream(textPieces(res.body, bytes), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
+      const end = await importCaptureStream(decodedPieces(res.body, (b) => bytes.push(b)), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
       // Unusual text the streaming reader declines: the whole of it through the careful reader.
       if (end.kind !== 'done') await store(readJsonl(textOf(bytes)).exchanges);
     } catch {

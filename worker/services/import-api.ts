@@ -19,7 +19,7 @@
 // undone (the session and what it held are removed) and read whole by `importText`, the
 // careful path with precise errors and the "import the readable part?" question.
 import type { ExchangeRecord } from '../protocol.js';
-import { importCaptureStream } from '../capture/import-stream.js';
+import { decodedPieces, importCaptureStream } from '../capture/import-stream.js';
 import { StorageError, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { SessionModel } from '../view/session-model.js';
 import type { ImportAnswer, SessionInfo } from '../view/types.js';
@@ -65,25 +65,6 @@ const BATCH = 2000;
  * once stored and lean), about three times the bytes held.
  */
 const MAX_UNWRITTEN_BYTES = 256 << 20;
-
-/** Decoded pieces of a Blob, counting the bytes read into `counter`. */
-async function* piecesOf(file: Blob, counter: { read: number }): AsyncGenerator<string> {
-  const reader = file.stream().getReader();
-  const utf8 = new TextDecoder('utf-8');
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      counter.read += value.byteLength;
-      const s = utf8.decode(value, { stream: true });
-      if (s) yield s;
-    }
-    const rest = utf8.decode();
-    if (rest) yield rest;
-  } finally {
-    reader.releaseLock();
-  }
-}
 
 /** importStream / cancelImport for the transfer service (services/transfer.ts). */
 export function createImportApi({ store, sessions, importText, touched, quiet, reading, checkMs, maxUnwrittenBytes = MAX_UNWRITTEN_BYTES }: ImportDeps) {
@@ -147,7 +128,7 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
         const linked: [ExchangeRecord, StoredExchange][] = [];
         const sessionInfo = (): SessionInfo => ({ id: session!.id, name: session!.name, createdAt: session!.createdAt, capturing: false });
         const progress = (extra: Partial<ImportProgress> = {}) => onProgress?.({ read: counter.read, size: file.size, stored, listed: laid, ...extra });
-        const end = await importCaptureStream(piecesOf(file, counter), {
+        const end = await importCaptureStream(decodedPieces(file.stream(), (bytes) => { counter.read += bytes.byteLength; }), {
           allowPartial, idPrefix: prefix, batchSize: BATCH, cancelled: () => cancelled.has(job),
         }, async (records: ExchangeRecord[]) => {
           session ??= await store.createSession(fileName, { imported: true });
