@@ -10,6 +10,9 @@ import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker
 
 const RECORDS = 3000; // a first batch of 2,000 and the rest
 const PIECE = 16 * 1024;
+// Waits are on conditions: the bound only ends a test that went wrong (vi.waitFor's default,
+// 1 s, is a clock a loaded CI machine can miss).
+const WAIT = { timeout: 20_000 };
 
 function backlogText(): string {
   let text = JSON.stringify({ kind: 'mrtr-inspector-capture', version: 1, createdAt: '2026-12-02T00:00:00.000Z' }) + '\n';
@@ -75,18 +78,18 @@ describe('relay backlog drain', () => {
     const { feed, events, body, writes, acks, laid } = harness();
     feed.start();
     events.onopen!(new Event('open'));
-    await vi.waitFor(() => expect(body.finished).toBe(true));
-    await vi.waitFor(() => expect(laid).toHaveLength(RECORDS));
+    await vi.waitFor(() => expect(body.finished).toBe(true), WAIT);
+    await vi.waitFor(() => expect(laid).toHaveLength(RECORDS), WAIT);
     // Numbered in the order read, once each.
     expect(laid.map((r) => r.seq)).toEqual([...Array(RECORDS).keys()]);
-    await vi.waitFor(() => expect(writes.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(writes.length).toBeGreaterThan(0), WAIT);
     // Nothing was written before the drain was read: the first write starts after.
     expect(writes[0]!.afterRead).toBe(true);
     expect(acks).toEqual([]);
     // Writes go one transaction at a time; commit each as it comes.
     let written = 0;
     while (written < RECORDS) {
-      await vi.waitFor(() => expect(writes.length).toBeGreaterThan(writes.filter((w) => w.committed).length));
+      await vi.waitFor(() => expect(writes.length).toBeGreaterThan(writes.filter((w) => w.committed).length), WAIT);
       const w = writes.find((x) => !x.committed)!;
       expect(acks).toEqual([]);
       w.commit();

@@ -8,6 +8,10 @@ import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { planMerge } from '../../../worker/storage/exchanges.js';
 import { StorageError, type ReservedCopy, type StoredExchange } from '../../../worker/storage/index.js';
 
+// Waits are on conditions: the bound only ends a test that went wrong (vi.waitFor's default,
+// 1 s, is a clock a loaded CI machine can miss).
+const WAIT = { timeout: 20_000 };
+
 const rec = (id: string, state: ExchangeRecord['state'], startedAt: number): ExchangeRecord =>
   ({ v: 1, id, seq: 99, source: 'relay', startedAt, state, request: { method: 'POST', url: 'http://t/mcp', headers: [] } });
 
@@ -93,7 +97,7 @@ describe('write-behind of relay records', () => {
     await new Promise((r) => setTimeout(r, 10));
     expect(h.log.some((l) => l.startsWith('write'))).toBe(false);
     release();
-    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     // One write, the newest copy per id, each added as new.
     expect(h.log.at(-1)).toBe('write add:a@0,add:b@1');
     h.commitNext();
@@ -128,13 +132,13 @@ describe('write-behind of relay records', () => {
   it('puts (not adds) a later copy of an id whose first copy was written meanwhile', async () => {
     const h = harness({ gate: true });
     const first = h.take([rec('x', 'pending', 1)]);
-    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     // Taken while the first copy's add is in flight: kept in memory with its number.
     const second = h.take([rec('x', 'complete', 1)]);
     await second.laid;
     h.commitNext();
     expect(await first.written).toBe(true);
-    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     h.commitNext();
     expect(await second.written).toBe(true);
     expect(h.log).toEqual(['reserve x', 'write add:x@0', 'write put:x@0']);
@@ -176,12 +180,12 @@ describe('write-behind of relay records', () => {
     const backlog = Array.from({ length: 450 }, (_, i) => rec(`k${i}`, 'complete', i));
     await h.take(backlog, true).laid;
     release();
-    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     // A live record arrives while the first chunk is being written.
     const live = h.take([rec('live', 'complete', 10_000)]);
     h.commitNext();
     await live.laid;
-    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1));
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     const reserveLive = h.log.indexOf('reserve live');
     const writes = h.log.map((l, i) => (l.startsWith('write') ? i : -1)).filter((i) => i >= 0);
     // Numbered after the first chunk and before the second.
