@@ -5,7 +5,7 @@
 // Plain JavaScript so it runs before anything is built.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -47,31 +47,66 @@ rmSync(VITEST_JSON, { force: true });
 rmSync(PLAYWRIGHT_JSON, { force: true });
 step('unit and integration tests', run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]));
 if (existsSync('test/e2e/playwright.config.ts')) {
-  if (step('chromium', ensureChromium())) {
+  // The browser tests run against the production server (`node server/start.js`, which
+  // serves dist/). Built here, when stale, as a step of its own, so a broken build fails
+  // as itself and not as a web server that never started.
+  if (step('chromium', ensureChromium()) && step('build (page, service worker, server)', run('build', 'node', ['server/start.js', '--build-only']))) {
     step('browser tests', run('playwright', 'npx', ['playwright', 'test', '-c', 'test/e2e/playwright.config.ts', '--reporter=list,json'],
       { env: { ...process.env, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON } }));
   }
 }
 
-/** Passed and failed test counts from the runners' JSON reports (0/0 when absent). */
+/** First line of a failure message, without colour codes, cut to one readable line. */
+function firstLine(message) {
+  const line = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+  return line.trim().slice(0, 200);
+}
+
+/**
+ * Passed and failed test counts from the runners' JSON reports (0/0 when absent), and the
+ * failed and flaky tests by name: a CI log keeps only its tail, so the summary must say
+ * which test broke and how.
+ */
 function counts() {
   let passed = 0, failed = 0;
+  const failures = [], flaky = [];
   try {
     const v = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
     passed += v.numPassedTests ?? 0;
     failed += (v.numFailedTests ?? 0);
+    for (const file of v.testResults ?? []) {
+      const where = relative(process.cwd(), file.name ?? '');
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedTests) failures.push(`${where} › ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+      // A file that failed as a whole (it did not load, or a hook threw) has no failed test.
+      if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+    }
   } catch { /* vitest did not get far enough to write it */ }
   try {
     const p = JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8'));
     passed += (p.stats?.expected ?? 0) + (p.stats?.flaky ?? 0);
     failed += p.stats?.unexpected ?? 0;
+    const walk = (suite, path) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          const name = `${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`;
+          const error = firstLine(t.results?.find((r) => r.error)?.error?.message);
+          if (t.status === 'unexpected') failures.push(`${name}: ${error}`);
+          else if (t.status === 'flaky') flaky.push(`${name}: ${error}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, child.title && !child.file ? [...path, child.title] : path);
+    };
+    for (const suite of p.suites ?? []) walk(suite, []);
   } catch { /* playwright did not run */ }
-  return { passed, failed };
+  return { passed, failed, failures, flaky };
 }
 
 const failedSteps = results.filter(([, ok]) => !ok).length;
 const tests = counts();
 console.log('\n== summary');
 for (const [label, ok] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${label}`);
+for (const line of tests.failures) console.log(`  failed: ${line}`);
+for (const line of tests.flaky) console.log(`  flaky (passed on retry): ${line}`);
 console.log(`tests: ${tests.passed} passed, ${tests.failed} failed`);
 process.exit(failedSteps === 0 && tests.failed === 0 ? 0 : 1);

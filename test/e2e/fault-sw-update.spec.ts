@@ -6,12 +6,16 @@
 // when the browser removes the old worker first), later requests tapped by the new one,
 // the page telling the user, and capture going on without a reload.
 //
-// How a new version is served: the dev server's test hook (server/sw-plugin.ts) builds
-// `/sw.js?build=<name>` with the build id `<build>~<name>`; registering that URL from the
-// page installs it over the running worker, as another tab loading a redeployed app would.
+// How a new version is served: each test runs the production server on a copy of the build
+// of its own (`deploymentTest`), and redeploys the copy's sw.js with the build id
+// `<build>~<name>`; registering `/sw.js?build=<name>` from the page (a new script URL, whose
+// query the static server ignores) installs it over the running worker, as another tab
+// loading a redeployed app would.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
-import { expect, test, toolsCall, type InspectorPage } from './fixtures.ts';
+import { deploymentTest as test, expect, toolsCall, withBuildId, workerBuildId, type Deployment, type InspectorPage } from './fixtures.ts';
 
 const rpcId = (r: ExchangeRecord): number | undefined => {
   try {
@@ -27,8 +31,12 @@ const controllerScript = (page: Page) => page.evaluate(() => navigator.serviceWo
 // The script URL of the installed worker waiting to take over ('' when none is).
 const waitingScript = (page: Page) => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.scriptURL ?? '');
 
-// Starts installing a new worker version built as `<build>~<name>`.
-async function installNewVersion(page: Page, name: string): Promise<void> {
+// Deploys a new worker version, the running one's build id `<build>` made `<build>~<name>`
+// (once per test), and starts installing it.
+async function installNewVersion(page: Page, deployment: Deployment, name: string): Promise<void> {
+  const build = await workerBuildId(page);
+  const file = join(deployment.webRoot, 'sw.js');
+  await writeFile(file, withBuildId(await readFile(file, 'utf8'), build, `${build}~${name}`));
   await page.evaluate((url) => navigator.serviceWorker.register(url, { scope: '/', updateViaCache: 'none' }).then(() => undefined), `/sw.js?build=${name}`);
 }
 
@@ -44,7 +52,7 @@ async function call(inspector: InspectorPage, url: string, id: number): Promise<
 
 const notice = (page: Page, text: string) => page.getByTestId('notice').filter({ hasText: text });
 
-test('a new worker version installed mid-stream: the old worker finishes the open stream, the new one then taps new calls, and each is stored once', async ({ inspector, mcpServer, page }) => {
+test('a new worker version installed mid-stream: the old worker finishes the open stream, the new one then taps new calls, and each is stored once', async ({ inspector, mcpServer, page, deployment }) => {
   const stream = mcpServer.url('/stream');
   const json = mcpServer.url('/mcp');
   await inspector.watch(stream);
@@ -55,7 +63,7 @@ test('a new worker version installed mid-stream: the old worker finishes the ope
   const open = await inspector.waitForStored((r) => rpcId(r) === 302 && (r.response?.events?.length ?? 0) === 1, 'the first event of the open stream');
   expect(await controllerScript(page)).not.toContain('build=');
 
-  await installNewVersion(page, 'e2e-next');
+  await installNewVersion(page, deployment, 'e2e-next');
   // Installed, but held back by the open stream; capture goes on through the old worker.
   await expect.poll(() => waitingScript(page), { message: 'the new version never got installed' }).toContain('build=e2e-next');
   expect(await controllerScript(page)).not.toContain('build=');
@@ -83,12 +91,12 @@ test('a new worker version installed mid-stream: the old worker finishes the ope
   for (const r of ours) await expect(page.locator(`[data-testid="exchange"][data-id="${r.id}"]`)).toHaveAttribute('data-state', 'complete');
 });
 
-test('the page tells the user that a new worker version waits for the open stream, then that it took over, and capture goes on', async ({ inspector, mcpServer, page }) => {
+test('the page tells the user that a new worker version waits for the open stream, then that it took over, and capture goes on', async ({ inspector, mcpServer, page, deployment }) => {
   const stream = mcpServer.url('/stream');
   await inspector.watch(stream);
   await inspector.startStream('s', stream, toolsCall(351));
   await expect.poll(async () => (await inspector.readStream('s')).events.length).toBe(1);
-  await installNewVersion(page, 'e2e-told');
+  await installNewVersion(page, deployment, 'e2e-told');
   await expect(notice(page, 'is installed and takes over once the exchanges in flight')).toContainText(/build [^ ]+~e2e-told\)/);
   mcpServer.release();
   await expect(notice(page, 'was updated while this page was open')).toContainText(/→ [^ ]+~e2e-told\)/);
@@ -98,13 +106,13 @@ test('the page tells the user that a new worker version waits for the open strea
   await inspector.waitForStored((r) => rpcId(r) === 352 && r.state === 'complete', 'a call after the update, without a reload');
 });
 
-test('the old worker removed with a stream still open (as Chromium does after 5 minutes): the new one records that exchange aborted, with its event', async ({ inspector, mcpServer, page }) => {
+test('the old worker removed with a stream still open (as Chromium does after 5 minutes): the new one records that exchange aborted, with its event', async ({ inspector, mcpServer, page, deployment }) => {
   const stream = mcpServer.url('/stream');
   await inspector.watch(stream);
   await inspector.startStream('s', stream, toolsCall(401));
   await expect.poll(async () => (await inspector.readStream('s')).events.length).toBe(1);
   const open = await inspector.waitForStored((r) => rpcId(r) === 401 && (r.response?.events?.length ?? 0) === 1, 'the first event of the open stream');
-  await installNewVersion(page, 'e2e-removal');
+  await installNewVersion(page, deployment, 'e2e-removal');
   await expect.poll(() => waitingScript(page), { message: 'the new version never got installed' }).toContain('build=e2e-removal');
 
   // Chromium removes an outgoing worker still busy after kMaxLameDuckTime (5 minutes);
@@ -121,13 +129,13 @@ test('the old worker removed with a stream still open (as Chromium does after 5 
   await expect(page.locator(`[data-testid="exchange"][data-id="${rec.id}"]`)).toHaveAttribute('data-state', 'aborted');
 });
 
-test("after a reload with the worker asleep, the page's relay event stream bypasses the worker, so it cannot hold a new version back", async ({ inspector, page }) => {
+test("after a reload with the worker asleep, the page's relay event stream bypasses the worker, so it cannot hold a new version back", async ({ inspector, page, deployment }) => {
   await inspector.stopServiceWorker();
   const events = page.waitForResponse((r) => new URL(r.url()).pathname === '/relay/api/events');
   await page.reload();
   await inspector.waitUntilCapturing();
   // Open as long as the page is: through the worker, it would keep the worker busy for good.
   expect((await events).fromServiceWorker()).toBe(false);
-  await installNewVersion(page, 'e2e-reload');
+  await installNewVersion(page, deployment, 'e2e-reload');
   await newVersionInControl(page, 'e2e-reload');
 });

@@ -1,15 +1,19 @@
 // The one fixtures file for browser tests. Import `test` and `expect` from here:
 //   mcpServer  a local MCP-like server (test-server.ts), stopped after the test
 //   inspector  the app opened at `/`, capturing, with helpers to drive and inspect it
-//   relay      the dev server's relay (token and JSONL set in playwright.config.ts), and
+//   relay      the relay of the server under test (token and JSONL set in playwright.config.ts), and
 //              the official SDK v2 client run against it as a separate Node process
 // Every fixture stops what it started. Waits are on conditions, never on the clock.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { test as base, expect, type Browser, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
-import type { ExchangeRecord } from '../../worker/protocol.ts';
+import { PROTOCOL_VERSION, type ExchangeRecord } from '../../worker/protocol.ts';
 import { RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-server.ts';
 
@@ -734,4 +738,92 @@ export const recordingTest = consoleTest.extend<{ recordingDemo: RecordingServer
       await server.close();
     }
   },
+});
+
+// ---------------------------------------------------------------------------------------
+// Service worker versions (handshake and fault-sw-update specs). The page and its capture
+// worker carry the build id of their build (server/sw-plugin.ts); another version of the
+// worker is the served /sw.js with that id replaced, as an older or a redeployed build
+// would serve it: routed to the browser (handshake), or written into a deployment of the
+// test's own and served by the production server (fault-sw-update).
+//
+// Hazard: a service worker whose script a Playwright route fulfilled cannot fetch other
+// 127.0.0.1 origins (its requests fail with net::ERR_FAILED; Chromium with Playwright
+// 1.65), so a worker that must capture is served by a real server, not by `route.fulfill`.
+
+/** The build id the capture service worker controlling `page` answers the handshake with. */
+export function workerBuildId(page: Page): Promise<string> {
+  return page.evaluate((protocol) => new Promise<string>((resolve, reject) => {
+    const worker = navigator.serviceWorker.controller;
+    if (!worker) return reject(new Error('no capture service worker controls the page'));
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = (e: MessageEvent<{ build: string }>) => {
+      port1.close();
+      resolve(e.data.build);
+    };
+    worker.postMessage({ type: 'hello', protocol, build: '' }, [port2]);
+  }), PROTOCOL_VERSION);
+}
+
+/**
+ * The build id of the server's current build, from a page opened in a browser context of
+ * its own: the caller's context has no worker registered by this.
+ */
+export async function serverBuildId(browser: Browser, baseURL: string): Promise<string> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await new InspectorPage(page).open();
+    return await workerBuildId(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The service worker script `code` with build id `from` made `to`; throws when `from` is not in it. */
+export function withBuildId(code: string, from: string, to: string): string {
+  if (from === '' || !code.includes(from)) throw new Error(`build id ${JSON.stringify(from)} not found in /sw.js`);
+  return code.split(from).join(to);
+}
+
+/** A deployment of the test's own (see `deploymentTest`). */
+export interface Deployment {
+  readonly origin: string;
+  /** The copy of the build this server serves; the test may change it, as a redeploy does. */
+  readonly webRoot: string;
+}
+
+/** The build the web server under test serves (the production server's dist/web). */
+const BUILT_WEB = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/**
+ * `deployment`: the production server (server/serve/inspector-server.ts, what `npm start`
+ * runs) started in the test process on 127.0.0.1 at a free port, serving a copy of the
+ * build (fresh: the web server's start built it), so a test can redeploy files, e.g. a new
+ * service worker version, without touching the files the shared server serves. `baseURL`
+ * is this server's, so `inspector` and `page.goto('/')` open it. Its relay has a token and
+ * capture file of its own (the `relay` fixture does not reach it). Stopped after the test.
+ */
+export const deploymentTest = test.extend<{ deployment: Deployment }>({
+  deployment: async ({}, use) => {
+    if (!existsSync(join(BUILT_WEB, 'index.html'))) throw new Error(`no build at ${BUILT_WEB} (the web server's start builds it: node server/start.js --build-only)`);
+    const { startInspectorServer } = await import('../../server/serve/inspector-server.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'mrtr-e2e-deploy-'));
+    try {
+      const webRoot = join(dir, 'web');
+      await cp(BUILT_WEB, webRoot, { recursive: true });
+      const server = await startInspectorServer({
+        webRoot, port: 0,
+        relay: { token: randomBytes(24).toString('base64url'), jsonlPath: join(dir, 'relay-capture.jsonl') },
+      });
+      try {
+        await use({ origin: server.origin, webRoot });
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+  baseURL: async ({ deployment }, use) => use(deployment.origin),
 });

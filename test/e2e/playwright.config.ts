@@ -1,5 +1,10 @@
-// Browser tests: Debian Chromium only (no `playwright install` here), against `vite dev`
-// on its own strict port so a developer's server on 5173 is never reused by mistake.
+// Browser tests: Debian Chromium only (no `playwright install` here), against the
+// production server users run (`npm start`: server/start.js, cli/serve.ts on node:http,
+// serving the built dist/web with the relay, the demo and the CSP), on its own port so a
+// developer's server on 5173 is never reused by mistake. start.js builds the page and the
+// compiled server first when either is missing or older than its sources (`npm test`
+// builds before Playwright, so the start is quick there). `vite dev` mounts the same
+// relay, demo and CSP code as plugins; test/unit/relay/vite-plugin.test.ts covers that.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,11 +50,16 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: `npx vite --port ${PORT} --strictPort --host 127.0.0.1`,
+    // Binds 127.0.0.1 only (server/serve/inspector-server.ts) and never moves to another
+    // port: a taken port fails the start. The banner it prints goes nowhere.
+    command: `node server/start.js --port ${PORT}`,
     cwd: resolve(here, '../..'),
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // Room for a build when stale (`vite build` and `tsc`, on a slow, loaded 2-core machine).
+    timeout: 300_000,
+    // SIGTERM lets the server end its event streams and close (cli/serve.ts), as Ctrl-C does.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     // Keep the relay's capture file and target list away from a developer's own.

@@ -2,7 +2,8 @@
 // hostile target whose answer is HTML with inline script (and a script it serves itself) is
 // navigated to through the relay, framed from the inspector page, and loaded as a script;
 // each load is refused before the target is asked, and nothing of the target runs. A page
-// of another local origin cannot read the inspector's files either (Vite's CORS is off).
+// of another local origin cannot read the inspector's files either (the server sends no
+// CORS headers; in `vite dev` Vite's CORS is off, test/unit/relay/vite-plugin.test.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures.ts';
@@ -65,12 +66,19 @@ test('a browser navigation, frame or script load of a relay URL is refused and r
 });
 
 test("a page of another local origin cannot read the inspector's files", async ({ page, baseURL }) => {
+  // The page, its entry script (whatever the build named it) and the service worker: each
+  // a file the server does serve, so a refusal is CORS's and not a 404's.
+  const html = await (await page.request.get('/')).text();
+  const src = [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].at(-1)?.[1];
+  expect(src, 'the entry script named in index.html').toBeTruthy();
+  const paths = ['/', new URL(src!, baseURL).pathname, '/sw.js'];
+  for (const path of paths) expect((await page.request.get(path)).status(), `same-origin GET ${path}`).toBe(200);
   const other = await hostileTarget();
   try {
     await page.goto(`${other.origin}/`);
-    const outcome = await page.evaluate(async (base) => {
+    const outcome = await page.evaluate(async ({ base, paths }) => {
       const out: string[] = [];
-      for (const path of ['/', '/main.ts', '/sw.js']) {
+      for (const path of paths) {
         try {
           await (await fetch(base + path)).text();
           out.push(`read ${path}`);
@@ -79,8 +87,8 @@ test("a page of another local origin cannot read the inspector's files", async (
         }
       }
       return out;
-    }, baseURL!);
-    expect(outcome).toEqual(['blocked /', 'blocked /main.ts', 'blocked /sw.js']);
+    }, { base: baseURL!, paths });
+    expect(outcome).toEqual(paths.map((p) => `blocked ${p}`));
   } finally {
     await other.close();
   }

@@ -15,7 +15,7 @@ import { createStepper } from '../../worker/console/stepper.ts';
 import { fetchTransport } from '../../worker/console/transport.ts';
 import { toolCall } from '../unit/console/servers.ts';
 import { serveHandler } from '../peers/serve-demo.ts';
-import { expect, InspectorPage, LeakWatch, test as base } from './fixtures.ts';
+import { analysisWorker, expect, InspectorPage, LeakWatch, test as base } from './fixtures.ts';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A random string of `n` letters and digits (no character any escaping would change). */
@@ -139,6 +139,12 @@ test('a key entered without "remember", a wrong key and an unreadable one leave 
   test.setTimeout(300_000);
   const inspector = new InspectorPage(page);
   await inspector.open();
+  // Each console the search reads (the page's, the analysis worker's, the service worker's)
+  // gets one line now, so the coverage check below shows each was heard from the start: the
+  // app logs nothing when all goes well (only `vite dev` logs its own lines).
+  await page.evaluate(() => console.log('leak watch: the page console'));
+  await (await analysisWorker(page)).evaluate(() => console.log('leak watch: the analysis worker console'));
+  await page.context().serviceWorkers()[0].evaluate(() => console.log('leak watch: the service worker console'));
   const live = await page.getByTestId('session-picker').inputValue();
   // Live traffic: the page calls the vault as a watched target, and the service worker captures it.
   await inspector.watch(vault.url);
@@ -219,6 +225,7 @@ test('a key entered without "remember", a wrong key and an unreadable one leave 
   const places = await watch.places();
   for (const store of ['exchanges', 'sessions', 'targets', 'settings']) expect(places).toContain(`indexeddb mrtr-inspector/${store}`);
   expect(places).toEqual(expect.arrayContaining(['DOM', 'localStorage', 'sessionStorage', 'cookies', 'clipboard', 'request', 'request of the service worker', 'console', 'vault server']));
+  expect(places.filter((p) => p.startsWith('console of '))).toHaveLength(2);
   expect(places.filter((p) => p.startsWith('download'))).toHaveLength(9);
 
   // Positive controls: the same search finds the key wherever it is put on purpose.
