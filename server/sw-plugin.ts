@@ -6,7 +6,9 @@
 // Test hook (dev server only): `/sw.js?build=<name>`, fetched by the browser as a service
 // worker script (it sends `Service-Worker: script`), is built with the build id
 // `<this build>~<name>`. Registering that URL from the page installs a new worker version
-// over the running one, as a redeploy would (test/e2e/fault-sw-update.spec.ts). It cannot
+// over the running one, as a redeploy would, by hand in `vite dev` (test/unit/relay/sw-build-hook.test.ts;
+// the browser tests redeploy a copy of the production build instead: test/e2e/fixtures.ts
+// `deploymentTest`). It cannot
 // be reached in production: `npm start`, `npx mrtr-inspector` and any static host serve the
 // built dist/web/sw.js as a plain file (server/serve/static-files.ts), where the query is ignored. Cross-site pages
 // cannot use it either: they cannot register our scripts, and a fetch of theirs cannot set
