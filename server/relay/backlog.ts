@@ -52,7 +52,7 @@ export function parseAck(value: unknown): BacklogAck | string {
 export class Backlog {
   readonly #file: CaptureFile;
   /** Drain id → the marks of the copies handed out, oldest drain first. */
-  readonly #drains = new Map<string, Map<string, ExchangeRecord>>();
+  readonly #drains = new Map<string, Promise<Map<string, ExchangeRecord>>>();
 
   constructor(file: CaptureFile) {
     this.#file = file;
@@ -65,16 +65,19 @@ export class Backlog {
    * (the drain id and `more`); the drain can be acknowledged once the returned promise
    * resolves, which is before the sink's last piece can have reached a page.
    */
-  async handOut(sink?: { head(drain: string, more: boolean): void; write(text: string): void }): Promise<{ drain: string; content: string; more: boolean }> {
+  async handOut(sink?: { head(drain: string, more: boolean): void; write(bytes: Uint8Array): void }): Promise<{ drain: string; content: string; more: boolean }> {
     const drain = randomUUID();
-    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (t) => sink.write(t) }, mark);
-    if (latest.size > 0) {
-      this.#drains.set(drain, latest);
-      for (const old of this.#drains.keys()) {
-        if (this.#drains.size <= MAX_DRAINS) break;
-        this.#drains.delete(old);
-      }
+    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (b) => sink.write(b) }, mark);
+    // The marks may still be being read from what was sent (capture-file.ts): an ack waits for them.
+    this.#drains.set(drain, latest);
+    for (const old of this.#drains.keys()) {
+      if (this.#drains.size <= MAX_DRAINS) break;
+      this.#drains.delete(old);
     }
+    // An empty drain is never acknowledged: it does not take the place of one that may be.
+    void latest.then((marks) => {
+      if (marks.size === 0 && this.#drains.get(drain) === latest) this.#drains.delete(drain);
+    });
     return { drain, content, more };
   }
 
@@ -85,7 +88,7 @@ export class Backlog {
       return { ok: false, status: 409, error: 'Unknown or expired backlog drain: nothing was removed, and its records come again on the next drain.' };
     }
     this.#drains.delete(ack.drain);
-    const { removed, left } = await this.#file.remove(handed, new Set(ack.ids));
+    const { removed, left } = await this.#file.remove(await handed, new Set(ack.ids));
     return { ok: true, removed, left };
   }
 }

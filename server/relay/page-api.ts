@@ -120,7 +120,7 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
             [DRAIN_HEADER]: drain, [MORE_HEADER]: more ? '1' : '0',
           });
         },
-        write: (text) => void res.write(text),
+        write: (bytes) => void res.write(bytes),
       });
     } catch (err) {
       // Cut short: the page's drain fails and it drains again on its next `open`.

@@ -102,7 +102,15 @@ export async function truncatePrivate(path: string): Promise<void> {
  * early. A missing file has no lines. Lines are split on the newline byte, which never
  * occurs inside a UTF-8 sequence, so no character is cut.
  */
-export async function readLinesPrivate(path: string, onLine: (line: string) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024): Promise<void> {
+export function readLinesPrivate(path: string, onLine: (line: string) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024): Promise<void> {
+  return readLineBytesPrivate(path, (line) => onLine(line.toString('utf8')), pieceBytes);
+}
+
+/**
+ * readLinesPrivate without decoding: each line's bytes, as a view that is valid only during
+ * the call (the piece it points into is reused by the next read): copy what you keep.
+ */
+export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024): Promise<void> {
   let fh: FileHandle;
   try {
     fh = await openChecked(path, O_RDONLY);
@@ -118,16 +126,17 @@ export async function readLinesPrivate(path: string, onLine: (line: string) => b
       if (bytesRead === 0) break;
       let start = 0;
       for (let nl = piece.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = piece.indexOf(10, start)) {
-        partial.push(piece.subarray(start, nl));
-        const line = Buffer.concat(partial).toString('utf8');
+        const line = partial.length ? Buffer.concat([...partial, piece.subarray(start, nl)]) : piece.subarray(start, nl);
         partial = [];
         start = nl + 1;
-        if ((await onLine(line)) === false) return;
+        // Awaited only when it is a promise: 20k lines are not 20k turns of the event loop.
+        const r = onLine(line);
+        if ((r instanceof Promise ? await r : r) === false) return;
       }
       // Copied: the piece buffer is reused by the next read.
       if (start < bytesRead) partial.push(Buffer.from(piece.subarray(start, bytesRead)));
     }
-    if (partial.length) await onLine(Buffer.concat(partial).toString('utf8'));
+    if (partial.length) await onLine(Buffer.concat(partial));
   } finally {
     await fh.close();
   }

@@ -1,6 +1,7 @@
 // The relay writes a drain's batch to the page as it reads it from the capture file
-// (server/relay/capture-file.ts, page-api.ts), instead of reading the whole batch (16 MiB
-// by default) before answering: the page starts storing while the rest is still read.
+// (server/relay/capture-file.ts, page-api.ts), instead of reading the whole batch (64 MiB
+// by default) before answering: the page starts reading while the rest is still read. The
+// pieces are the file's own bytes, whole lines each, never decoded on the way.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,16 +39,19 @@ describe('the relay backlog, streamed', () => {
     const backlog = await filled(60);
     const whole = await backlog.handOut();
     const seen: string[] = [];
-    let text = '';
+    const pieces: Uint8Array[] = [];
     const streamed = await backlog.handOut({
       head: (drain, more) => void seen.push(`head ${drain.length > 0} ${more}`),
-      write: (t) => {
+      write: (b) => {
         seen.push('piece');
-        text += t;
+        pieces.push(b);
       },
     });
     expect(seen[0]).toBe(`head true ${whole.more}`);
-    expect(seen.filter((s) => s === 'piece').length).toBeGreaterThan(3);
+    expect(pieces.length).toBeGreaterThan(3);
+    // Whole lines per piece: a piece never ends inside a line (nor inside an 'é').
+    for (const p of pieces) expect(p.at(-1)).toBe(10);
+    const text = Buffer.concat(pieces).toString('utf8');
     expect(streamed.content).toBe('');
     expect(text).toBe(whole.content);
     expect(streamed.more).toBe(true);
@@ -60,7 +64,7 @@ describe('the relay backlog, streamed', () => {
     const backlog = await filled(3);
     let more: boolean | null = null;
     let text = '';
-    await backlog.handOut({ head: (_d, m) => void (more = m), write: (t) => void (text += t) });
+    await backlog.handOut({ head: (_d, m) => void (more = m), write: (b) => void (text += Buffer.from(b).toString('utf8')) });
     expect(more).toBe(false);
     expect(parseJsonl(text).records).toHaveLength(3);
     const empty = new Backlog(new CaptureFile(join(dirs[0]!, 'none.jsonl'), () => undefined));

@@ -120,7 +120,7 @@ describe('where relay captures go', () => {
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const file = new CaptureFile(join(dir, 'c.jsonl'), () => undefined);
     await file.append(record('a', 'pending'));
-    const { latest } = await file.read();
+    const latest = await (await file.read()).latest;
     expect([...latest.keys()]).toEqual(['a']);
     const removing = file.remove(latest, new Set(['a']));
     const late = file.append(record('b', 'pending'));
