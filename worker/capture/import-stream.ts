@@ -15,8 +15,12 @@ import type { ImportOptions, ImportOutcome } from './types.js';
 
 /** Options for importCaptureStream. */
 export interface StreamImportOptions extends ImportOptions {
-  /** Records per batch handed to `onBatch` (default 2000). */
+  /** Records per batch handed to `onBatch` (default 2000): the first batch's size. */
   batchSize?: number;
+  /** How much bigger each batch is than the one before (default 1: all the same size). */
+  batchGrowth?: number;
+  /** The most records a batch grows to (default: no bound). */
+  batchMax?: number;
   /** Polled between pieces; true stops the import (`cancelled`). */
   cancelled?: () => boolean;
 }
@@ -55,13 +59,14 @@ function sniff(head: string, ended: boolean): 'har' | 'jsonl' | 'other' | null {
 export async function importCaptureStream(
   chunks: AsyncIterable<string>, opts: StreamImportOptions, onBatch: (records: ExchangeRecord[]) => Promise<void>,
 ): Promise<StreamImportEnd> {
-  const size = opts.batchSize ?? 2000;
+  let size = opts.batchSize ?? 2000;
   let batch: ExchangeRecord[] = [];
   const take = (r: ExchangeRecord) => void batch.push(r);
   const flush = async () => {
     if (!batch.length) return;
     const b = batch;
     batch = [];
+    size = Math.min(opts.batchMax ?? Infinity, Math.max(1, Math.round(size * (opts.batchGrowth ?? 1))));
     await onBatch(b);
   };
   let format: 'har' | 'jsonl' | 'other' | null = null;

@@ -41,8 +41,7 @@
 // exported, and written on "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { decodedPieces, importCaptureStream } from './import-stream.js';
-import { readJsonl } from './jsonl.js';
+import { readBacklog, type BacklogHead } from './backlog-read.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
 import { WriteBehind } from './write-behind.js';
@@ -51,12 +50,6 @@ import { WriteBehind } from './write-behind.js';
 export const RELAY_EVENTS = '/relay/api/events';
 export const RELAY_BACKLOG = '/relay/api/backlog';
 export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
-/** The backlog answer's header naming the drain, to acknowledge it by. */
-const DRAIN_HEADER = 'mrtr-drain';
-/** "1" when the relay left lines out of this batch: drain again once it is acknowledged. */
-const MORE_HEADER = 'mrtr-backlog-more';
-/** Backlog records stored per transaction while the drain is read. */
-const DRAIN_BATCH = 2000;
 
 /** The part of an EventSource the feed uses (injectable: Node has none by default). */
 export interface EventStream {
@@ -94,14 +87,6 @@ function noticeFor(r: StoredExchange): CaptureNotice {
     : r.state === 'streaming' ? (r.response?.events?.length ? 'exchange-events' : 'exchange-head')
     : 'exchange-end';
   return { type, id: r.id, seq: r.seq };
-}
-
-// The kept bytes as one text (the careful reader's input).
-function textOf(bytes: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const b of bytes) text += decoder.decode(b, { stream: true });
-  return text + decoder.decode();
 }
 
 /** Feeds relay captures into storage for as long as the worker lives. */
@@ -223,26 +208,17 @@ export class RelayFeed {
       written.push(taken.written);
       await taken.laid;
     };
-    let drain: string | null;
-    let more: boolean;
+    let head: BacklogHead | null;
     try {
-      const res = await this.#fetch(url(RELAY_BACKLOG), { method: 'POST' });
-      if (!res.ok || !res.body) return false;
-      drain = res.headers.get(DRAIN_HEADER);
-      more = res.headers.get(MORE_HEADER) === '1';
-      // The bytes are kept for the careful reader, should the streaming one decline the text:
-      // bytes live outside the JS heap, where 30 MB of kept strings would be copied by every
-      // garbage collection while the drain is read.
-      const bytes: Uint8Array[] = [];
-      const end = await importCaptureStream(decodedPieces(res.body, (b) => bytes.push(b)), { allowPartial: true, batchSize: DRAIN_BATCH }, (b) => store(b));
-      // Unusual text the streaming reader declines: the whole of it through the careful reader.
-      if (end.kind !== 'done') await store(readJsonl(textOf(bytes)).exchanges);
+      head = await readBacklog(this.#fetch, url(RELAY_BACKLOG), store);
     } catch {
       return false; // the relay went away mid-drain; its next `open` drains again
     } finally {
       release();
       read?.();
     }
+    if (!head) return false;
+    const { drain, more } = head;
     const all = (await Promise.all(written)).every(Boolean);
     if (ids.length === 0 || !all || !drain) return false;
     try {

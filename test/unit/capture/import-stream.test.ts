@@ -65,6 +65,15 @@ describe('importing a capture as it is read', () => {
     expect((await stream('', 4)).end.kind).toBe('declined');
   });
 
+  it('hands on growing batches when asked: each `batchGrowth` times the one before, up to `batchMax`', async () => {
+    const recs = Array.from({ length: 40 }, (_, i) => ({ ...sampleRecords()[0]!, id: `g-${i}`, seq: i }));
+    const text = exportJsonl(recs, { createdAt: '2026-01-01T00:00:00Z' });
+    const { end, batches, records } = await stream(text, 1, { batchSize: 2, batchGrowth: 2, batchMax: 8 });
+    expect(end.kind).toBe('done');
+    expect(batches.map((b) => b.length)).toEqual([2, 4, 8, 8, 8, 8, 2]);
+    expect(records.map((r) => r.id)).toEqual(recs.map((r) => r.id));
+  });
+
   it('stops at the next piece once cancelled, having handed on only whole batches', async () => {
     let n = 0;
     const { end, records } = await stream(SDK, 256, { cancelled: () => ++n > 20 });

@@ -8,7 +8,7 @@ import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker/storage/index.js';
 
-const RECORDS = 3000; // a first batch of 2,000 and the rest
+const RECORDS = 3000; // a first batch of 1,000 and one of 2,000 (capture/backlog-read.ts)
 const PIECE = 16 * 1024;
 // Waits are on conditions: the bound only ends a test that went wrong (vi.waitFor's default,
 // 1 s, is a clock a loaded CI machine can miss).
