@@ -58,6 +58,11 @@ export class CaptureOwner {
     this.#listener = listener;
   }
 
+  /** True while a page listens (is told of changes, and reads its view after). */
+  get listening(): boolean {
+    return this.#listener !== null;
+  }
+
   /** One notice from the channel: committed writes are read and laid in. */
   notice(n: CaptureNotice): void {
     if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.id === undefined) return; // the page keeps those

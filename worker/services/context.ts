@@ -11,6 +11,7 @@ import { TokenReader } from '../view/conversation-view.js';
 import { SessionModel } from '../view/session-model.js';
 import type { Answer, ErrorInfo, ErrorKind } from '../protocol.js';
 import { CaptureOwner } from './capture-owner.js';
+import { CheckGate, pageHasRead } from './check-gate.js';
 import { Coalescer } from './coalescer.js';
 import { createConsoleLink, type ConsoleLink } from './console-link.js';
 import { ConsoleStep } from './console-step.js';
@@ -43,7 +44,8 @@ export interface ServiceContext {
   analysed: () => Promise<void>;
   /**
    * A large batch is being read (a relay drain, an import): until the returned function is
-   * called, builds list and thread what comes but check none of it (see `checkMs`).
+   * called and the page has its list, builds list and thread what comes but check none of it
+   * (see `checkMs`, services/check-gate.ts).
    */
   reading: () => () => void;
   /** How long a build may check now (the SessionModel option): nothing while a batch is read. */
@@ -52,6 +54,9 @@ export interface ServiceContext {
 
 /** How long the page is given to read its view after being told of a change (see `analysed`). */
 const PAGE_READ_MS = 100;
+
+/** How long checks wait, after a large batch was read, for the page to read its list. */
+const LISTED_WAIT_MS = 1000;
 
 /**
  * How long one build may check (read tokens, lint) when no large batch is being read: a live
@@ -108,12 +113,15 @@ export function createContext(): ServiceContext {
   }
 
   const keysFor = (url: string) => keyring.keysFor(serverOf(url));
+  /** When a view was last built for a read (Date.now()): a page reads after it is told. */
+  let lastRead = 0;
   async function builtOf(session: string) {
     const model = await modelOf(session);
     const b = await model.built(keysFor, keyring.version);
+    lastRead = Date.now();
     // Whatever made this build (a read of a session just loaded, new keys, a batch), what it
     // left unchecked is checked next (once no batch is being read: see `reading`).
-    if (model.unchecked > 0 && readers === 0) analyseSoon(session);
+    if (model.unchecked > 0 && gate.open) analyseSoon(session);
     return b;
   }
   async function checkedOf(session: string) {
@@ -135,7 +143,7 @@ export function createContext(): ServiceContext {
   async function analyse(session: string): Promise<void> {
     const model = await modelOf(session);
     await model.built(keysFor, keyring.version);
-    while (readers === 0 && model.unchecked > 0) {
+    while (gate.open && model.unchecked > 0) {
       const version = model.version;
       await model.checkMore(keysFor, keyring.version);
       owner.checked(session);
@@ -144,19 +152,17 @@ export function createContext(): ServiceContext {
     }
   }
 
-  // Large batches being read (see `reading`): checks wait for them all to end.
-  let readers = 0;
-  const checkMs = () => (readers > 0 ? 0 : CHECK_SLICE_MS);
-  function reading(): () => void {
-    readers += 1;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      readers -= 1;
-      if (readers === 0) for (const s of sessions.keys()) analyseSoon(s); // each loaded session's checks go on
-    };
-  }
+  // Large batches being read (see `reading`): checks wait for them all to be read and listed
+  // (services/check-gate.ts), then each loaded session's checks go on.
+  const gate = new CheckGate({
+    listed: async () => {
+      await analysed();
+      await pageHasRead({ listening: () => owner.listening, told: () => owner.lastTold, read: () => lastRead }, LISTED_WAIT_MS);
+    },
+    resume: () => { for (const s of sessions.keys()) analyseSoon(s); },
+  });
+  const checkMs = () => (gate.open ? CHECK_SLICE_MS : 0);
+  const reading = () => gate.reading();
 
   // Idle means: what was handed to the owner is laid in and analysed, and the page, told of
   // it, has had a moment to read its view (a page reads within a few ms of being told; a
