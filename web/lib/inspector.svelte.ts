@@ -300,10 +300,10 @@ export class Inspector {
     const api = this.#analysis.api;
     const session = this.#viewing;
     if (!api || !session) return;
-    const ex = await api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT });
+    // Both reads at once: the list (and its counts) does not wait for the raw exchanges.
+    const [ex] = await Promise.all([api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT }), this.view.reload()]);
     if (ex.ok) this.#exchanges = ex.value.items;
     else this.say(ex.error.message);
-    await this.view.reload();
   }
 
   // Only what the page keeps itself: the worker lays everything else into its sessions.
