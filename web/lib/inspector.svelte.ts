@@ -103,12 +103,14 @@ export class Inspector {
       const current = await this.#store.currentSession();
       this.#capturing = current.id;
       this.#viewing = current.id;
+      // The list first: a relay backlog may be draining in the worker already, and each
+      // read waits for its turn there, so the first screen does not wait behind the others.
+      void this.refresh();
       this.#recording = (await this.#store.getSetting('recording')) ?? true;
       this.#preserveLog = (await this.#store.getSetting('preserveLog')) ?? false;
       await this.loadSessions();
       this.#targets = await this.#store.listTargets();
       void this.view.loadStatic();
-      void this.refresh();
       void this.#syncRelay(this.#targets);
       void this.#addStartTargets();
       void this.#pollStdio();
