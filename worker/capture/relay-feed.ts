@@ -5,7 +5,8 @@
 // announced on the capture channel for other tabs once written. Records are taken as they
 // are: the only reading done here is the shared JSONL reader, which checks each record's
 // shape. The backlog is read as it arrives, through the same streaming reader as a page
-// import (importCaptureStream), laid in batch by batch, and written once it is read.
+// import (capture/backlog-read.ts: importCaptureStream, in growing batches), laid in batch
+// by batch, and written once it is read.
 //
 // Race, written down: the event stream vs the backlog. The relay files a record in its
 // JSONL only while no page listens, so this feed must be counted BEFORE it drains the
