@@ -117,8 +117,9 @@ export class CaptureFile {
    * it). With a `sink`, the batch is handed to it as it is read (`content` is then empty),
    * as the bytes the file holds, never decoded: the page reads them while the relay is still
    * sending, and `latest` is worked out from the sent pieces afterwards, yielding to the
-   * event loop between pieces so the sending goes on meanwhile (parsing every record before
-   * sending it made a 20k backlog arrive 2-3x slower on a busy machine). Its `more` is said
+   * event loop between pieces so the sending goes on meanwhile (the relay shares the
+   * machine with the page it feeds: the parsing it still does comes after the last byte is
+   * queued, not before each line). Its `more` is said
    * before the first line, from the file's size: a file no bigger than the bound fits
    * whole, a bigger one leaves lines out (only blank lines, which are skipped, can make that
    * a "more" with nothing left, and the page's next drain then finds the file empty).
