@@ -2,7 +2,7 @@
 // read (a relay drain, a page import), and, once it is read, not before the page has its
 // list. Listed first, checked next: checking as soon as the reading ended made the last
 // batch's listing wait behind check slices, and the news of each slice made the page draw
-// its list again meanwhile (a 20k relay backlog was listed about half a second later, on a
+// its list again meanwhile (a 20k relay backlog was listed 0.2-0.8 s later, on a
 // machine whose two cores the page and this worker share).
 //
 // Race, written down: readings overlap (a drain during an import); the gate opens when the
