@@ -13,13 +13,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
+import { launchBrowser, pageAtRest } from './browser.ts';
 import { build, preview } from 'vite';
 import { generateCapture } from './generate-capture.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SIZES = (process.env.IMPORT_EXCHANGES ?? '20000').split(',').map(Number);
 
 function lintMs(file: string): number {
@@ -46,9 +44,9 @@ async function measure(EXCHANGES: number): Promise<void> {
   await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
   const server = await preview({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const addr = server.httpServer!.address() as { port: number };
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  const browser = await launchBrowser();
   try {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    const { page } = await pageAtRest(browser, { viewport: { width: 1500, height: 900 } }); // test/bench/browser.ts
     await page.goto(`http://127.0.0.1:${addr.port}/`);
     await page.locator('[data-testid="sw-status"][data-status="capturing"]').waitFor({ timeout: 60_000 });
     await page.evaluate(() => {

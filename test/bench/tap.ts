@@ -10,13 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { launchBrowser } from './browser.ts';
 import { createServer } from 'vite';
 import { startTestMcpServer } from '../e2e/test-server.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SAMPLES = Number(process.env.TAP_SAMPLES ?? 200);
 const WARMUP = Number(process.env.TAP_WARMUP ?? 30);
 
@@ -93,7 +92,7 @@ async function main(): Promise<void> {
   });
   await vite.listen();
   const app = `http://127.0.0.1:${port}/`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  const browser = await launchBrowser();
   try {
     const withSw = await browser.newContext();
     const noSw = await browser.newContext({ serviceWorkers: 'block' });

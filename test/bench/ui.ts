@@ -5,14 +5,12 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from '@playwright/test';
+import { launchBrowser, pageAtRest } from './browser.ts';
 import { tmpdir } from 'node:os';
 import { build, preview } from 'vite';
 import { generateCapture } from './generate-capture.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // The generator averages three rounds per call (2–4), so 3 exchanges per conversation.
 const CONVERSATIONS = Number(process.env.UI_CONVERSATIONS ?? 10_000);
 const SCREENS = process.env.UI_SCREENS; // a directory: also save a screenshot of the big import
@@ -36,9 +34,9 @@ export async function run(): Promise<void> {
   await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out, emptyOutDir: true } });
   const server = await preview({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error', build: { outDir: out }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
   const addr = server.httpServer!.address() as { port: number };
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+  const browser = await launchBrowser();
   try {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    const { page } = await pageAtRest(browser, { viewport: { width: 1500, height: 900 } }); // test/bench/browser.ts
     await page.goto(`http://127.0.0.1:${addr.port}/`);
     await page.locator('[data-testid="sw-status"][data-status="capturing"]').waitFor({ timeout: 60_000 });
 
