@@ -226,7 +226,7 @@ export async function run(): Promise<LiveResult[]> {
     console.log(`live relay: ${n} exchanges in the session (backlog ${mb} MB)`);
     const median = (xs: number[]) => pct(xs, 0.5);
     console.log(`  opening on the backlog: counted ${median(rest)} ms after navigating, the median of ${rest.length} (${rest.join(', ')} ms; goal at 20k: listed within 3 s); the first: status bar first shown at ${r.shownMs} ms, longest main-thread task ${r.backlogLongest.toFixed(0)} ms, ${r.backlogLong200} over 200 ms, stored and acknowledged ${r.storedMs} ms after navigating`);
-    console.log(`    the browser's window came to rest ${r.restMs === null ? 'not within 20 s (timed anyway)' : `${r.restMs} ms after its first page opened`}; opened in a new window at once instead (the browser's own window work running): counted ${median(once)} ms after navigating, the median of ${once.length} (${once.join(', ')} ms)`);
+    console.log(`    ${r.restMs === null ? "the browser's window was not seen at rest within 20 s (or /proc could not be read; timed anyway)" : `the browser's window came to rest ${r.restMs} ms after its first page opened`}; opened in a new window at once instead (the browser's own window work running): counted ${median(once)} ms after navigating, the median of ${once.length} (${once.join(', ')} ms)`);
     if (r.storing.length) {
       const a = r.storing.map((s) => s.fromAnswer);
       console.log(`  a call while the backlog was being written (${r.storing.length} samples): from the answer p50 ${pct(a, 0.5)} ms, p95 ${pct(a, 0.95)} ms, max ${Math.max(...a)} ms`);
