@@ -123,13 +123,14 @@ async function openable(n: number, atRest: boolean) {
   const jsonl = join(dir, 'relay.jsonl');
   copyFileSync(source, jsonl); // the relay removes what the page acknowledges
   const { child, origin } = await startServer(jsonl);
-  const browser = await launchBrowser();
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
   const close = async () => {
-    await browser.close();
+    await browser?.close();
     await stopServer(child);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
+    browser = await launchBrowser();
     const opts = { viewport: { width: 1500, height: 900 }, initScript: PAGE_PROBE };
     if (atRest) return { ...(await pageAtRest(browser, opts)), origin, jsonl, close };
     const context = await browser.newContext({ viewport: opts.viewport });
