@@ -30,19 +30,22 @@ export interface PageAtRest {
   context: BrowserContext;
   /** A blank page of the context, to navigate to what is timed. */
   page: Page;
-  /** How long the browser took to come to rest once the page was open (ms); null if it did not within the limit. */
+  /** How long the browser took to come to rest once the page was open (ms); null if not waited for, or not at rest within the limit. */
   restMs: number | null;
 }
 
 /**
  * A new context (a browser window) with one blank page, returned once the browser is at
- * rest again (see the header). `initScript` is installed in the context before the page.
+ * rest again (see the header), or at once with `atRest: false` (to time a page beside the
+ * browser's own work for the window; `restMs` is then null). `initScript` is installed in
+ * the context before the page.
  */
-export async function pageAtRest(browser: Browser, opts: BrowserContextOptions & { initScript?: string } = {}): Promise<PageAtRest> {
-  const { initScript, ...contextOptions } = opts;
+export async function openPage(browser: Browser, opts: BrowserContextOptions & { initScript?: string; atRest?: boolean } = {}): Promise<PageAtRest> {
+  const { initScript, atRest = true, ...contextOptions } = opts;
   const context = await browser.newContext(contextOptions);
   if (initScript !== undefined) await context.addInitScript({ content: initScript });
   const page = await context.newPage();
+  if (!atRest) return { context, page, restMs: null };
   const t0 = Date.now();
   const rested = await untilAtRest();
   return { context, page, restMs: rested ? Date.now() - t0 : null };

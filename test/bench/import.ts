@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchBrowser, pageAtRest } from './browser.ts';
+import { launchBrowser, openPage } from './browser.ts';
 import { build, preview } from 'vite';
 import { generateCapture } from './generate-capture.ts';
 
@@ -46,7 +46,7 @@ async function measure(EXCHANGES: number): Promise<void> {
   const addr = server.httpServer!.address() as { port: number };
   const browser = await launchBrowser();
   try {
-    const { page } = await pageAtRest(browser, { viewport: { width: 1500, height: 900 } }); // test/bench/browser.ts
+    const { page } = await openPage(browser, { viewport: { width: 1500, height: 900 } }); // at rest: test/bench/browser.ts
     await page.goto(`http://127.0.0.1:${addr.port}/`);
     await page.locator('[data-testid="sw-status"][data-status="capturing"]').waitFor({ timeout: 60_000 });
     await page.evaluate(() => {

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
-import { launchBrowser, pageAtRest } from './browser.ts';
+import { launchBrowser, openPage } from './browser.ts';
 import { relayBacklogFile } from './relay-backlog-file.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -131,11 +131,8 @@ async function openable(n: number, atRest: boolean) {
   };
   try {
     browser = await launchBrowser();
-    const opts = { viewport: { width: 1500, height: 900 }, initScript: PAGE_PROBE };
-    if (atRest) return { ...(await pageAtRest(browser, opts)), origin, jsonl, close };
-    const context = await browser.newContext({ viewport: opts.viewport });
-    await context.addInitScript({ content: PAGE_PROBE });
-    return { page: await context.newPage(), restMs: null, origin, jsonl, close };
+    const { page, restMs } = await openPage(browser, { viewport: { width: 1500, height: 900 }, initScript: PAGE_PROBE, atRest });
+    return { page, restMs, origin, jsonl, close };
   } catch (err) {
     await close();
     throw err;
@@ -216,9 +213,10 @@ export async function run(): Promise<LiveResult[]> {
     // medians (one of each for larger backlogs, which take a minute an open).
     const rest = [r.backlogMs];
     const once: number[] = [];
-    for (let i = 0; i < (n <= 20_000 ? OPENS : 1); i++) {
+    const opens = n <= 20_000 ? OPENS : 1;
+    for (let i = 0; i < opens; i++) {
       once.push(await openOnce(n, false));
-      if (rest.length < (n <= 20_000 ? OPENS : 1)) rest.push(await openOnce(n, true));
+      if (rest.length < opens) rest.push(await openOnce(n, true));
     }
     results.push(r);
     const send = r.samples.map((s) => s.fromSend);
