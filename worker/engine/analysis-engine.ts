@@ -30,6 +30,7 @@ import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 import { TokenReadings } from './token-readings.js';
 import { collectToolLists, refileToolLists, toolDefinition, type ToolList } from './tool-lists.js';
+import { UncheckedQueue } from './unchecked-queue.js';
 
 export interface EngineOptions {
   /**
@@ -122,8 +123,8 @@ export class AnalysisEngine {
   #toolLists: ToolList[] = [];
   readonly #readings: TokenReadings;
   readonly #lint = new LintState();
-  /** What lint has still to check: conversations by id (the current object), exchanges. */
-  readonly #unchecked = { convs: new Map<string, Conversation>(), seqs: new Set<number>() };
+  /** What lint has still to check. */
+  readonly #unchecked = new UncheckedQueue();
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: EngineOptions = {}) {
@@ -187,7 +188,7 @@ export class AnalysisEngine {
 
   /** Conversations and exchanges left unchecked by the steps so far. */
   get unchecked(): number {
-    return this.#unchecked.convs.size + this.#unchecked.seqs.size;
+    return this.#unchecked.size;
   }
 
   async #step(checkMs: number | undefined): Promise<EngineStep> {
@@ -278,13 +279,7 @@ export class AnalysisEngine {
       }
       this.#reindex(th.conversations);
       // Conversations waiting to be checked are the new objects of their ids now.
-      if (this.#unchecked.convs.size > 0) {
-        for (const id of [...this.#unchecked.convs.keys()]) {
-          const c = now.get(id);
-          if (c === undefined) this.#unchecked.convs.delete(id);
-          else this.#unchecked.convs.set(id, c);
-        }
-      }
+      this.#unchecked.renew(now);
       // An exchange whose new version threads the same still changes what lint sees.
       for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
     } else {
@@ -324,21 +319,20 @@ export class AnalysisEngine {
       // Everything again, its findings kept until each is checked (a budgeted step on new
       // keys or legacy linking does not drop every count to 0 meanwhile); what is gone goes.
       for (const id of removed) this.#lint.setConversation(id, undefined);
-      u.convs.clear();
-      u.seqs.clear();
+      u.clear();
       for (const c of this.#convs) {
-        u.convs.set(c.id, c);
+        u.addConversation(c);
         changed.add(c.id);
       }
-      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.seqs.add(s);
-      for (const s of oldSeqs) u.seqs.add(s);
+      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.addExchange(s);
+      for (const s of oldSeqs) u.addExchange(s);
     } else {
       for (const id of removed) {
         this.#lint.setConversation(id, undefined);
-        u.convs.delete(id);
+        u.withdraw(id);
       }
-      for (const c of convs) u.convs.set(c.id, c);
-      for (const s of seqs) u.seqs.add(s);
+      for (const c of convs) u.addConversation(c);
+      for (const s of seqs) u.addExchange(s);
     }
     this.#relintAll = false;
     await this.#check(changed, checkMs);
@@ -347,39 +341,31 @@ export class AnalysisEngine {
   }
 
   // Reads the tokens of the conversations waiting, then lints them, then the exchanges
-  // waiting, newest first (a live exchange before a backlog), a chunk at a time until
-  // `checkMs` is spent. Every conversation checked is `changed`, and so is every one a
-  // finding set or withdrawn names (an exchange's findings name its conversation).
+  // waiting, newest first, a chunk at a time until `checkMs` is spent (unchecked-queue.ts).
+  // Every conversation checked is `changed`, and so is every one a finding set or withdrawn
+  // names (an exchange's findings name its conversation).
   async #check(changed: Set<string>, checkMs: number | undefined): Promise<void> {
-    const u = this.#unchecked;
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
-    if (u.convs.size === 0 && u.seqs.size === 0) return;
+    if (this.#unchecked.size === 0) return;
     const now = this.#opts.now ?? clock;
-    const size = this.#opts.checkChunk ?? CHECK_CHUNK;
     const until = checkMs === undefined ? Infinity : now() + checkMs;
-    const convs = [...u.convs.values()].reverse();
-    for (let i = 0; i < convs.length && now() < until; i += size) {
-      const chunk = convs.slice(i, i + size);
-      // Each token once: most are both issued by one round and echoed by the next.
-      const tokens = new Set<string>();
-      for (const c of chunk) for (const t of tokensOf(c)) tokens.add(t);
-      await this.#readings.readAll(tokens);
-      const ctx = this.#context();
-      for (const c of chunk) {
-        this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
-        changed.add(c.id);
-        u.convs.delete(c.id);
-      }
-    }
-    // Exchanges once every conversation is checked: their rules read the same tokens.
-    const seqs = u.convs.size > 0 ? [] : [...u.seqs].reverse();
-    for (let i = 0; i < seqs.length && now() < until; i += size) {
-      const ctx = this.#context();
-      for (const s of seqs.slice(i, i + size)) {
-        this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
-        u.seqs.delete(s);
-      }
-    }
+    await this.#unchecked.drain(this.#opts.checkChunk ?? CHECK_CHUNK, () => now() < until, {
+      conversations: async (chunk) => {
+        // Each token once: most are both issued by one round and echoed by the next.
+        const tokens = new Set<string>();
+        for (const c of chunk) for (const t of tokensOf(c)) tokens.add(t);
+        await this.#readings.readAll(tokens);
+        const ctx = this.#context();
+        return (c) => {
+          this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+          changed.add(c.id);
+        };
+      },
+      exchanges: () => {
+        const ctx = this.#context();
+        return (s) => this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
+      },
+    });
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
   }
 
