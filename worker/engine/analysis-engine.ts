@@ -3,9 +3,10 @@
 // The CLI and imports put everything at once and step once; a live session steps after
 // each (coalesced) batch of changes. Both give the same analysis (property-tested).
 //
-// Who owns what: the engine owns the decodings (one per record version), the threading
-// (thread-state.ts), the token readings (one per token, issuing URL and key version) and
-// the findings per subject (lint-state.ts). Callers own the records and hand copies in.
+// Who owns what: the engine owns the decodings (one per record version, entry-table.ts),
+// the threading (thread-state.ts), the token readings (one per token, issuing URL and key
+// version) and the findings per subject (lint-state.ts). Callers own the records and hand
+// copies in.
 //
 // Checks may trail (`step({ checkMs })`): a step given a budget threads everything put, but
 // reads tokens and lints only as much as fits, newest first; the rest stays `unchecked`, its
@@ -18,13 +19,12 @@
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
 // reach is worked out in `#affected`; anything it cannot bound re-checks everything.
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
-import { decodeExchange, releaseBodies } from '../decode/exchange.js';
-import { bodySizesOf, leanCopy } from '../decode/lean-record.js';
 import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
 import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
-import { threadSignature, ThreadState, usesLegacyLinking, type Threaded } from './thread-state.js';
+import { ThreadState, type Threaded } from './thread-state.js';
+import { EntryTable } from './entry-table.js';
 import type { StateOrigin } from '../thread/threader.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
@@ -70,8 +70,6 @@ export interface EngineOptions {
   now?: () => number;
 }
 
-interface Entry { record: ExchangeRecord; decoded: DecodedExchange; stamp: string }
-
 /** The analysis after one step, and what changed in it. */
 export interface EngineStep {
   conversations: Conversation[];
@@ -94,24 +92,12 @@ const CHECK_CHUNK = 128;
 
 const clock = () => performance.now();
 
-/** What identifies one version of a record (records carry no version number). */
-function stampOf(r: ExchangeRecord): string {
-  const q = r.response;
-  // Sizes, not texts: a lean copy has the same stamp as the record it was made from.
-  const n = bodySizesOf(r);
-  // Joined, not written as one template: V8 keeps a concatenation as a tree of its pieces
-  // (~400 bytes a record, kept as long as the record is analysed); a join is one flat
-  // string of the same text (~100 bytes).
-  return [r.id, r.state, r.startedAt, r.endedAt, n.request, q?.status, q?.receivedAt, n.response, n.events, n.tail].map(String).join('|');
-}
-
 export class AnalysisEngine {
   readonly #opts: EngineOptions;
   readonly #runner: RuleRunner;
-  readonly #entries: (Entry | undefined)[] = [];
-  readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
+  /** The records, their decodings and versions, and the changes put since the last step. */
+  readonly #entries: EntryTable;
   readonly #thread = new ThreadState();
-  #legacy = false;
   #relintAll = true;
   #convs: Conversation[] = [];
   readonly #convIndex = new Map<Conversation, number>();
@@ -129,19 +115,19 @@ export class AnalysisEngine {
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
+    this.#entries = new EntryTable(opts);
     this.#runner = new RuleRunner(opts.rules ?? ALL_RULES);
     this.#readings = new TokenReadings((t) => this.#urlOf(t), opts.keysFor ?? (() => []), opts.hmac);
   }
 
   /** Adds or replaces records (by seq). `decoded[i]`, when given, is `decodeExchange(records[i])`. */
   put(records: Iterable<ExchangeRecord>, decoded?: readonly DecodedExchange[]): void {
-    let i = 0;
-    for (const record of records) this.#pending.set(record.seq, { record, decoded: decoded?.[i++] });
+    this.#entries.put(records, decoded);
   }
 
   /** Removes records by seq. */
   remove(seqs: Iterable<number>): void {
-    for (const s of seqs) this.#pending.set(s, null);
+    this.#entries.remove(seqs);
   }
 
   /** New keys: every token is read again and every conversation re-checked at the next step. */
@@ -152,21 +138,18 @@ export class AnalysisEngine {
 
   /** One exchange as analysed. */
   entry(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined {
-    return this.#entries[seq];
+    return this.#entries.at(seq);
   }
 
   /** The engine's copy (lean when `lean`) of this very version of a record, once a step has
    *  decoded it; undefined while that version is only put, or another is held. */
   keptCopy(record: ExchangeRecord): ExchangeRecord | undefined {
-    const e = this.#entries[record.seq];
-    return e !== undefined && e.record.id === record.id && e.stamp === stampOf(record) ? e.record : undefined;
+    return this.#entries.keptCopy(record);
   }
 
   /** Every record, by ascending seq. */
   records(): ExchangeRecord[] {
-    const out: ExchangeRecord[] = [];
-    for (const e of this.#entries) if (e) out.push(e.record);
-    return out;
+    return this.#entries.records();
   }
 
   /** The findings naming a conversation ('' for none), or null when a rule threw (then
@@ -192,7 +175,7 @@ export class AnalysisEngine {
   }
 
   async #step(checkMs: number | undefined): Promise<EngineStep> {
-    if (this.#pending.size === 0 && !this.#relintAll && this.#thread.started) {
+    if (!this.#entries.pending && !this.#relintAll && this.#thread.started) {
       // Nothing put: only what earlier steps left unchecked.
       const changed = new Set<string>();
       await this.#check(changed, checkMs);
@@ -200,43 +183,13 @@ export class AnalysisEngine {
     }
     const final = this.#opts.final ?? true;
     // 1. Decode what changed, and judge whether threading can append it.
-    const added: Entry[] = [];
-    const touchedSeqs: number[] = [];
-    let rethread = !this.#thread.started;
-    const oldSeqs: number[] = [];
-    const reanswers: { old: Entry; now: Entry }[] = [];
-    for (const [seq, p] of this.#pending) {
-      const prev = this.#entries[seq];
-      if (p === null) {
-        if (prev) {
-          this.#entries[seq] = undefined;
-          rethread = true;
-          oldSeqs.push(seq);
-        }
-        continue;
-      }
-      const stamp = stampOf(p.record);
-      if (prev && prev.stamp === stamp && prev.record !== p.record) {
-        prev.record = this.#opts.lean === true ? leanCopy(p.record) : p.record; // the same version, read again
-        continue;
-      }
-      if (prev && prev.record === p.record && prev.stamp === stamp) continue;
-      const decoded = p.decoded ?? decodeExchange(p.record);
-      if (this.#opts.releaseBodies === true) releaseBodies(p.record);
-      const e: Entry = { record: this.#opts.lean === true ? leanCopy(p.record) : p.record, decoded, stamp };
-      if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
-      if (prev === undefined) added.push(e);
-      else if (prev.record === p.record) rethread = true;
-      else if (threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) reanswers.push({ old: prev, now: e });
-      this.#entries[seq] = e;
-      touchedSeqs.push(seq);
-    }
-    this.#pending.clear();
-    if (!rethread && (this.#legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
+    const { added, touched: touchedSeqs, removed: oldSeqs, reanswers, rethread: mustRethread } = this.#entries.apply();
+    let rethread = !this.#thread.started || mustRethread;
+    if (!rethread && (this.#entries.legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
 
     // 2. Thread. Where a token is read (its issuing exchange's URL) may move with it.
     this.#readings.placementsChanged();
-    const states = { get: (seq: number) => this.#entries[seq]?.record.state };
+    const states = { get: (seq: number) => this.#entries.at(seq)?.record.state };
     const before = this.#convs;
     let th: Threaded | null = null;
     // Conversations holding a changed exchange whose threading did not change: their
@@ -250,7 +203,7 @@ export class AnalysisEngine {
         th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
       }
     } else if (!rethread) th = this.#thread.append(added, final, states, [...also]);
-    th ??= this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states);
+    th ??= this.#thread.rebuild(this.#entries.all(), final, states);
     this.#convs = th.conversations;
 
     // 3. Which conversations changed, and the indexes rules read.
@@ -261,7 +214,7 @@ export class AnalysisEngine {
     if (th.full) {
       // What changed is told by comparing each conversation with the one of the same id
       // before (as it stood until now); the first step has nothing to compare with.
-      const stamp = (seq: number) => this.#entries[seq]?.stamp ?? '';
+      const stamp = (seq: number) => this.#entries.at(seq)?.stamp ?? '';
       const was = new Map<string, Conversation>();
       for (const c of before) was.set(c.id, c);
       const now = new Map<string, Conversation>();
@@ -289,14 +242,14 @@ export class AnalysisEngine {
     }
 
     // 4. What lint must re-check.
-    const all = this.#relintAll || this.#legacy;
+    const all = this.#relintAll || this.#entries.legacy;
     // A tools/list answer is read by the calls after it (`toolDefinition` looks back from a
     // subject's own exchange): the earliest exchange of a tools/list that changed bounds them.
     let listedFrom = Infinity;
     for (const c of changedConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
     for (const c of oldConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
     // A re-thread collected the lists afresh (`#reindex`).
-    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#convIndex.get(c) ?? Infinity, (seq) => this.#entries[seq]?.decoded);
+    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#convIndex.get(c) ?? Infinity, (seq) => this.#entries.at(seq)?.decoded);
     const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
     const seqs = new Set<number>(all ? [] : touchedSeqs);
     if (!all) {
@@ -306,7 +259,7 @@ export class AnalysisEngine {
       if (listedFrom !== Infinity) {
         const ids = new Set(convs.map((c) => c.id));
         for (let s = Math.max(0, listedFrom); s < this.#entries.length; s++) {
-          if (this.#entries[s] === undefined) continue;
+          if (this.#entries.at(s) === undefined) continue;
           seqs.add(s);
           for (const c of this.#convsOf[s] ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
         }
@@ -324,7 +277,7 @@ export class AnalysisEngine {
         u.addConversation(c);
         changed.add(c.id);
       }
-      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.addExchange(s);
+      for (const s of this.#entries.seqs()) u.addExchange(s);
       for (const s of oldSeqs) u.addExchange(s);
     } else {
       for (const id of removed) {
@@ -363,7 +316,7 @@ export class AnalysisEngine {
       },
       exchanges: () => {
         const ctx = this.#context();
-        return (s) => this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
+        return (s) => this.#lint.setExchange(s, this.#entries.at(s) ? this.#runner.exchange(ctx, s) : undefined);
       },
     });
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
@@ -379,9 +332,7 @@ export class AnalysisEngine {
     return {
       conversations, changed, removed, full, unchecked: this.unchecked,
       get findings() {
-        const seqs: number[] = [];
-        for (let s = 0; s < entries.length; s++) if (entries[s]) seqs.push(s);
-        return (findings ??= lint.all(conversations.map((c) => c.id), seqs));
+        return (findings ??= lint.all(conversations.map((c) => c.id), entries.seqs()));
       },
       get tokens() {
         return (tokens ??= self.#tokenMap(conversations));
@@ -436,7 +387,7 @@ export class AnalysisEngine {
     this.#convsOf = [];
     this.#presented = new Map();
     this.#extendIndex(convs);
-    this.#toolLists = collectToolLists(convs, (seq) => this.#entries[seq]?.decoded);
+    this.#toolLists = collectToolLists(convs, (seq) => this.#entries.at(seq)?.decoded);
   }
 
   /** Adds new conversations and new rounds of known ones to the indexes (conversations
@@ -487,7 +438,7 @@ export class AnalysisEngine {
   /** The URL a token is read for: that of the exchange the batch analysis places it in. */
   #urlOf(token: string): string {
     const seq = this.#whereOf(token);
-    return seq === undefined ? '' : (this.#entries[seq]?.record.request.url ?? '');
+    return seq === undefined ? '' : (this.#entries.at(seq)?.record.request.url ?? '');
   }
 
   /** Every token in first-seen order: issued ones first, then sent ones (as `analyze` did). */
@@ -511,7 +462,7 @@ export class AnalysisEngine {
       keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
     };
     const entry = (seq: number) => {
-      const e = entries[seq];
+      const e = entries.at(seq);
       if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
       return e;
     };
