@@ -21,11 +21,11 @@
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
 import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
-import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
+import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Rule } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
 import { ThreadState, type Threaded } from './thread-state.js';
 import { EntryTable } from './entry-table.js';
-import type { StateOrigin } from '../thread/threader.js';
+import { ConversationIndex } from './conversation-index.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 import { TokenReadings } from './token-readings.js';
@@ -100,12 +100,8 @@ export class AnalysisEngine {
   readonly #thread = new ThreadState();
   #relintAll = true;
   #convs: Conversation[] = [];
-  readonly #convIndex = new Map<Conversation, number>();
-  #convsOf: Conversation[][] = [];
-  #presented = new Map<string, Presentation[]>();
-  readonly #indexed = new Map<Conversation, number>();
-  /** By conversation position: the latest first-round send time up to it (a running max). */
-  #firstSentMax: number[] = [];
+  /** Places, exchanges and token presentations of `#convs`. */
+  readonly #index = new ConversationIndex();
   #toolLists: ToolList[] = [];
   readonly #readings: TokenReadings;
   readonly #lint = new LintState();
@@ -195,9 +191,9 @@ export class AnalysisEngine {
     // Conversations holding a changed exchange whose threading did not change: their
     // statuses are brought up to date.
     const also = new Set<Conversation>();
-    if (!rethread) for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) also.add(c);
+    if (!rethread) for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) also.add(c);
     if (!rethread && reanswers.length > 0) {
-      const filed = this.#thread.reanswer(reanswers, (seq) => this.#placed(seq), final, states);
+      const filed = this.#thread.reanswer(reanswers, (seq) => this.#index.roundsOf(seq), final, states);
       if (filed !== null) {
         const more = this.#thread.append(added, final, states, [...also]);
         th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
@@ -234,11 +230,11 @@ export class AnalysisEngine {
       // Conversations waiting to be checked are the new objects of their ids now.
       this.#unchecked.renew(now);
       // An exchange whose new version threads the same still changes what lint sees.
-      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
     } else {
       for (const c of th.grown) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      this.#extendIndex(th.grown);
+      for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      this.#index.extend(th.grown);
     }
 
     // 4. What lint must re-check.
@@ -249,7 +245,7 @@ export class AnalysisEngine {
     for (const c of changedConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
     for (const c of oldConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
     // A re-thread collected the lists afresh (`#reindex`).
-    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#convIndex.get(c) ?? Infinity, (seq) => this.#entries.at(seq)?.decoded);
+    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#index.placeOf(c) ?? Infinity, (seq) => this.#entries.at(seq)?.decoded);
     const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
     const seqs = new Set<number>(all ? [] : touchedSeqs);
     if (!all) {
@@ -261,7 +257,7 @@ export class AnalysisEngine {
         for (let s = Math.max(0, listedFrom); s < this.#entries.length; s++) {
           if (this.#entries.at(s) === undefined) continue;
           seqs.add(s);
-          for (const c of this.#convsOf[s] ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
+          for (const c of this.#index.conversationsOf(s) ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
         }
       }
     }
@@ -345,7 +341,7 @@ export class AnalysisEngine {
     const ids = new Set<string>();
     const out: Conversation[] = [];
     const add = (c: Conversation) => {
-      if (!ids.has(c.id) && this.#convIndex.has(c)) {
+      if (!ids.has(c.id) && this.#index.placeOf(c) !== undefined) {
         ids.add(c.id);
         out.push(c);
       }
@@ -355,7 +351,7 @@ export class AnalysisEngine {
       add(c);
       for (const t of tokensOf(c)) {
         for (const o of this.#thread.origins(t)) add(o.conversation);
-        for (const p of this.#presented.get(t) ?? []) add(p.conversation);
+        for (const p of this.#index.presentations(t) ?? []) add(p.conversation);
       }
       for (const r of c.rounds) if (r.answeredAt !== null && r.answeredAt < earliestAnswer) earliestAnswer = r.answeredAt;
     }
@@ -363,7 +359,7 @@ export class AnalysisEngine {
     // mrtr/state-cross-request): re-check every call first sent at or after it.
     // Walked from the end, down to where no earlier call was first sent that late.
     if (earliestAnswer !== Infinity) {
-      for (let i = this.#convs.length - 1; i >= 0 && this.#firstSentMax[i] >= earliestAnswer; i--) {
+      for (let i = this.#convs.length - 1; i >= 0 && this.#index.firstSentMax(i) >= earliestAnswer; i--) {
         const c = this.#convs[i];
         if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
       }
@@ -371,73 +367,14 @@ export class AnalysisEngine {
     return out;
   }
 
-  /** Where each round of an exchange sits. */
-  #placed(seq: number): StateOrigin[] {
-    const out: StateOrigin[] = [];
-    for (const c of this.#convsOf[seq] ?? []) c.rounds.forEach((r, round) => {
-      if (r.exchange === seq) out.push({ conversation: c, round });
-    });
-    return out;
-  }
-
   #reindex(convs: readonly Conversation[]): void {
-    this.#convIndex.clear();
-    this.#indexed.clear();
-    this.#firstSentMax = [];
-    this.#convsOf = [];
-    this.#presented = new Map();
-    this.#extendIndex(convs);
+    this.#index.reset(convs);
     this.#toolLists = collectToolLists(convs, (seq) => this.#entries.at(seq)?.decoded);
-  }
-
-  /** Adds new conversations and new rounds of known ones to the indexes (conversations
-   *  only grow between re-threads: new ones come last, rounds are pushed). */
-  #extendIndex(grown: readonly Conversation[]): void {
-    for (const c of grown) {
-      let ci = this.#convIndex.get(c);
-      if (ci === undefined) {
-        this.#convIndex.set(c, (ci = this.#convIndex.size));
-        // A conversation's first round never changes once threaded.
-        const before = ci > 0 ? this.#firstSentMax[ci - 1] : -Infinity;
-        this.#firstSentMax[ci] = Math.max(before, c.rounds[0]?.sentAt ?? -Infinity);
-      }
-      for (const seq of c.exchanges) {
-        const list = this.#convsOf[seq];
-        if (list === undefined) this.#convsOf[seq] = [c];
-        else if (!list.includes(c)) list.push(c);
-      }
-      const from = this.#indexed.get(c) ?? 0;
-      for (let ri = from; ri < c.rounds.length; ri++) {
-        const round = c.rounds[ri];
-        if (round.stateSent === null) continue;
-        const list = this.#presented.get(round.stateSent);
-        const p: Presentation = { round, conversation: c };
-        if (list === undefined) this.#presented.set(round.stateSent, [p]);
-        else {
-          // Conversation order, then round order: usually the end.
-          let at = list.length;
-          while (at > 0 && this.#convIndex.get(list[at - 1].conversation)! > ci) at--;
-          list.splice(at, 0, p);
-        }
-      }
-      this.#indexed.set(c, c.rounds.length);
-    }
-  }
-
-  /** Where the batch analysis reads a token: the first round issuing it, else sending it. */
-  #whereOf(token: string): number | undefined {
-    let best: { ci: number; ri: number; seq: number } | undefined;
-    for (const o of this.#thread.origins(token)) {
-      const ci = this.#convIndex.get(o.conversation) ?? Infinity;
-      if (best === undefined || ci < best.ci || (ci === best.ci && o.round < best.ri)) best = { ci, ri: o.round, seq: o.conversation.rounds[o.round].exchange };
-    }
-    if (best !== undefined) return best.seq;
-    return this.#presented.get(token)?.[0]?.round.exchange;
   }
 
   /** The URL a token is read for: that of the exchange the batch analysis places it in. */
   #urlOf(token: string): string {
-    const seq = this.#whereOf(token);
+    const seq = this.#index.tokenExchange(token, this.#thread.origins(token));
     return seq === undefined ? '' : (this.#entries.at(seq)?.record.request.url ?? '');
   }
 
@@ -472,8 +409,7 @@ export class AnalysisEngine {
     // token's answer is kept for the pass instead of being looked up again per ask.
     const readings = new Map<string, TokenReading | undefined>();
     const toolLists = this.#toolLists;
-    const presented = this.#presented;
-    const convsOf = this.#convsOf;
+    const index = this.#index;
     return {
       options,
       conversations: this.#convs,
@@ -487,10 +423,10 @@ export class AnalysisEngine {
         readings.set(t, r);
         return r;
       },
-      conversationsOf: (seq) => convsOf[seq] ?? [],
+      conversationsOf: (seq) => index.conversationsOf(seq) ?? [],
       issuedBy: (t) => this.#thread.origins(t),
       toolDefinition: (name, beforeSeq) => toolDefinition(toolLists, name, beforeSeq),
-      presentations: (t) => presented.get(t) ?? [],
+      presentations: (t) => index.presentations(t) ?? [],
       memo: <T>(key: object, build: () => T): T => {
         if (memo.has(key)) return memo.get(key) as T;
         const v = build();
