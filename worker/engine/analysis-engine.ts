@@ -18,10 +18,10 @@
 // Hazard: a lint rule may look past its subject (another conversation that issued or
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
 // reach is worked out in `#affected`; anything it cannot bound re-checks everything.
-import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from '../protocol.js';
 import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
-import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Rule } from '../lint/rule.js';
+import { DEFAULT_LINT_OPTIONS, type LintContext, type Rule } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
 import { ThreadState, type Threaded } from './thread-state.js';
 import { EntryTable } from './entry-table.js';
@@ -29,7 +29,8 @@ import { ConversationIndex } from './conversation-index.js';
 import { LintState } from './lint-state.js';
 import { fingerprint, tokensOf } from './fingerprint.js';
 import { TokenReadings } from './token-readings.js';
-import { collectToolLists, refileToolLists, toolDefinition, type ToolList } from './tool-lists.js';
+import { collectToolLists, refileToolLists, type ToolList } from './tool-lists.js';
+import { lintContext } from './lint-context.js';
 import { UncheckedQueue } from './unchecked-queue.js';
 
 export interface EngineOptions {
@@ -392,47 +393,18 @@ export class AnalysisEngine {
   }
 
   #context(): LintContext {
-    const entries = this.#entries;
-    const options: LintOptions = {
-      maxRounds: this.#opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
-      ttlBoundSeconds: this.#opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
-      keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
-    };
-    const entry = (seq: number) => {
-      const e = entries.at(seq);
-      if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
-      return e;
-    };
-    const memo = new Map<object, unknown>();
-    // Rules ask for the same tokens' readings many times in one pass. Nothing a reading
-    // depends on (threading, keys, what `readAll` read) changes while lint runs, so each
-    // token's answer is kept for the pass instead of being looked up again per ask.
-    const readings = new Map<string, TokenReading | undefined>();
-    const toolLists = this.#toolLists;
-    const index = this.#index;
-    return {
-      options,
+    return lintContext({
+      options: {
+        maxRounds: this.#opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
+        ttlBoundSeconds: this.#opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
+        keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
+      },
       conversations: this.#convs,
-      record: (seq) => entry(seq).record,
-      decoded: (seq) => entry(seq).decoded,
-      request: (round: Round) => entry(round.exchange).decoded.sent[round.message],
-      answer: (round: Round) => (round.answer >= 0 ? entry(round.exchange).decoded.received[round.answer] : undefined),
-      token: (t) => {
-        if (readings.has(t)) return readings.get(t);
-        const r = this.#readings.reading(t);
-        readings.set(t, r);
-        return r;
-      },
-      conversationsOf: (seq) => index.conversationsOf(seq) ?? [],
+      entries: this.#entries,
+      index: this.#index,
+      toolLists: this.#toolLists,
+      reading: (t) => this.#readings.reading(t),
       issuedBy: (t) => this.#thread.origins(t),
-      toolDefinition: (name, beforeSeq) => toolDefinition(toolLists, name, beforeSeq),
-      presentations: (t) => index.presentations(t) ?? [],
-      memo: <T>(key: object, build: () => T): T => {
-        if (memo.has(key)) return memo.get(key) as T;
-        const v = build();
-        memo.set(key, v);
-        return v;
-      },
-    };
+    });
   }
 }
