@@ -17,7 +17,7 @@
 //
 // Hazard: a lint rule may look past its subject (another conversation that issued or
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
-// reach is worked out in `#affected`; anything it cannot bound re-checks everything.
+// reach is worked out in recheck-scope.ts; anything it cannot bound re-checks everything.
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from '../protocol.js';
 import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
@@ -27,7 +27,8 @@ import { ThreadState, type Threaded } from './thread-state.js';
 import { EntryTable } from './entry-table.js';
 import { ConversationIndex } from './conversation-index.js';
 import { LintState } from './lint-state.js';
-import { fingerprint, tokensOf } from './fingerprint.js';
+import { tokensOf } from './fingerprint.js';
+import { compareThreadings, earliestToolList, recheckScope } from './recheck-scope.js';
 import { TokenReadings } from './token-readings.js';
 import { collectToolLists, refileToolLists, type ToolList } from './tool-lists.js';
 import { lintContext } from './lint-context.js';
@@ -204,64 +205,36 @@ export class AnalysisEngine {
     this.#convs = th.conversations;
 
     // 3. Which conversations changed, and the indexes rules read.
-    const changed = new Set<string>();
-    const removed = new Set<string>();
-    const changedConvs: Conversation[] = [];
-    const oldConvs: Conversation[] = [];
+    let changed: Set<string>;
+    let removed = new Set<string>();
+    let changedConvs: Conversation[];
+    let oldConvs: Conversation[] = [];
     if (th.full) {
       // What changed is told by comparing each conversation with the one of the same id
       // before (as it stood until now); the first step has nothing to compare with.
-      const stamp = (seq: number) => this.#entries.at(seq)?.stamp ?? '';
-      const was = new Map<string, Conversation>();
-      for (const c of before) was.set(c.id, c);
-      const now = new Map<string, Conversation>();
-      for (const c of th.conversations) {
-        now.set(c.id, c);
-        const old = was.get(c.id);
-        if (old === undefined || fingerprint(old, stamp) !== fingerprint(c, stamp)) {
-          changed.add(c.id);
-          changedConvs.push(c);
-        }
-      }
-      for (const c of before) {
-        if (!now.has(c.id)) removed.add(c.id);
-        if (!now.has(c.id) || changed.has(c.id)) oldConvs.push(c);
-      }
+      const diff = compareThreadings(before, th.conversations, (seq) => this.#entries.at(seq)?.stamp ?? '');
+      ({ changed, removed, changedConvs, oldConvs } = diff);
       this.#reindex(th.conversations);
       // Conversations waiting to be checked are the new objects of their ids now.
-      this.#unchecked.renew(now);
-      // An exchange whose new version threads the same still changes what lint sees.
-      for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      this.#unchecked.renew(diff.now);
     } else {
+      changed = new Set();
+      changedConvs = [];
       for (const c of th.grown) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      this.#index.extend(th.grown);
     }
+    // An exchange whose new version threads the same still changes what lint sees.
+    for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+    if (!th.full) this.#index.extend(th.grown);
 
     // 4. What lint must re-check.
     const all = this.#relintAll || this.#entries.legacy;
-    // A tools/list answer is read by the calls after it (`toolDefinition` looks back from a
-    // subject's own exchange): the earliest exchange of a tools/list that changed bounds them.
-    let listedFrom = Infinity;
-    for (const c of changedConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
-    for (const c of oldConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
+    const listedFrom = earliestToolList(changedConvs, oldConvs);
     // A re-thread collected the lists afresh (`#reindex`).
     if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#index.placeOf(c) ?? Infinity, (seq) => this.#entries.at(seq)?.decoded);
-    const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
-    const seqs = new Set<number>(all ? [] : touchedSeqs);
-    if (!all) {
-      for (const c of changedConvs) for (const s of c.exchanges) seqs.add(s);
-      for (const c of oldConvs) for (const s of c.exchanges) seqs.add(s);
-      for (const s of oldSeqs) seqs.add(s);
-      if (listedFrom !== Infinity) {
-        const ids = new Set(convs.map((c) => c.id));
-        for (let s = Math.max(0, listedFrom); s < this.#entries.length; s++) {
-          if (this.#entries.at(s) === undefined) continue;
-          seqs.add(s);
-          for (const c of this.#index.conversationsOf(s) ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
-        }
-      }
-    }
+    const { convs, seqs } = all ? { convs: [], seqs: new Set<number>() } : recheckScope(
+      { changedConvs, oldConvs, touched: touchedSeqs, removed: oldSeqs, listedFrom },
+      { conversations: this.#convs, index: this.#index, entries: this.#entries, issuedBy: (t) => this.#thread.origins(t) },
+    );
 
     // 5. Queue what must be checked again, then check it (all of it, or what the budget allows).
     const u = this.#unchecked;
@@ -335,37 +308,6 @@ export class AnalysisEngine {
         return (tokens ??= self.#tokenMap(conversations));
       },
     };
-  }
-
-  /** The changed conversations and every one a rule could see them from. */
-  #affected(changedConvs: readonly Conversation[], oldConvs: readonly Conversation[]): Conversation[] {
-    const ids = new Set<string>();
-    const out: Conversation[] = [];
-    const add = (c: Conversation) => {
-      if (!ids.has(c.id) && this.#index.placeOf(c) !== undefined) {
-        ids.add(c.id);
-        out.push(c);
-      }
-    };
-    let earliestAnswer = Infinity;
-    for (const c of [...changedConvs, ...oldConvs]) {
-      add(c);
-      for (const t of tokensOf(c)) {
-        for (const o of this.#thread.origins(t)) add(o.conversation);
-        for (const p of this.#index.presentations(t) ?? []) add(p.conversation);
-      }
-      for (const r of c.rounds) if (r.answeredAt !== null && r.answeredAt < earliestAnswer) earliestAnswer = r.answeredAt;
-    }
-    // A chain's answer asking for keys is seen by any later call's first round (see
-    // mrtr/state-cross-request): re-check every call first sent at or after it.
-    // Walked from the end, down to where no earlier call was first sent that late.
-    if (earliestAnswer !== Infinity) {
-      for (let i = this.#convs.length - 1; i >= 0 && this.#index.firstSentMax(i) >= earliestAnswer; i--) {
-        const c = this.#convs[i];
-        if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
-      }
-    }
-    return out;
   }
 
   #reindex(convs: readonly Conversation[]): void {

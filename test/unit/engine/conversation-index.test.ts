@@ -2,24 +2,7 @@
 // extended in place as conversations grow, they must read as if built whole.
 import { describe, expect, it } from 'vitest';
 import { ConversationIndex } from '../../../worker/engine/conversation-index.js';
-import type { Conversation, Round } from '../../../worker/protocol.js';
-
-function round(exchange: number, sentAt: number, tokens: { sent?: string; issued?: string } = {}): Round {
-  return {
-    exchange, message: 0, requestId: exchange, answer: 0, outcome: 'input_required', link: 'state', parent: null,
-    inputRequests: null, inputResponses: null, stateSent: tokens.sent ?? null, stateIssued: tokens.issued ?? null, sentAt, answeredAt: sentAt + 1,
-  };
-}
-
-function conv(id: string, rounds: Round[]): Conversation {
-  return { id, method: 'tools/call', name: 'a', era: '2026-07-28', client: null, exchanges: [...new Set(rounds.map((r) => r.exchange))], status: 'in-progress', rounds };
-}
-
-/** Pushes a round onto a conversation, as the threader grows one between re-threads. */
-function grow(c: Conversation, r: Round): void {
-  c.rounds.push(r);
-  if (!c.exchanges.includes(r.exchange)) c.exchanges.push(r.exchange);
-}
+import { conv, grow, round } from './engine-helpers.js';
 
 describe('the conversation index', () => {
   it('gives each conversation its place and each exchange the conversations holding it', () => {
