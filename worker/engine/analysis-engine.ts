@@ -3,10 +3,12 @@
 // The CLI and imports put everything at once and step once; a live session steps after
 // each (coalesced) batch of changes. Both give the same analysis (property-tested).
 //
-// Who owns what: the engine owns the decodings (one per record version, entry-table.ts),
-// the threading (thread-state.ts), the token readings (one per token, issuing URL and key
-// version) and the findings per subject (lint-state.ts). Callers own the records and hand
-// copies in.
+// This file runs a step; each part it drives has a file of its own: the records and their
+// decodings (entry-table.ts), the threading (thread-state.ts), the indexes rules read
+// (conversation-index.ts), the token readings (token-readings.ts), what a change reaches
+// (recheck-scope.ts), what is left to check (unchecked-queue.ts), one pass's lint view
+// (lint-context.ts) and the findings per subject (lint-state.ts). Callers own the records
+// and hand copies in.
 //
 // Checks may trail (`step({ checkMs })`): a step given a budget threads everything put, but
 // reads tokens and lints only as much as fits, newest first; the rest stays `unchecked`, its
@@ -18,10 +20,10 @@
 // Hazard: a lint rule may look past its subject (another conversation that issued or
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
 // reach is worked out in recheck-scope.ts; anything it cannot bound re-checks everything.
-import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from '../protocol.js';
-import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import type { TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
-import { DEFAULT_LINT_OPTIONS, type LintContext, type Rule } from '../lint/rule.js';
+import type { LintContext } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
 import { ThreadState, type Threaded } from './thread-state.js';
 import { EntryTable } from './entry-table.js';
@@ -33,67 +35,18 @@ import { TokenReadings } from './token-readings.js';
 import { collectToolLists, refileToolLists, type ToolList } from './tool-lists.js';
 import { lintContext } from './lint-context.js';
 import { UncheckedQueue } from './unchecked-queue.js';
+import { engineStep, type EngineStep } from './engine-step.js';
+import { lintOptionsOf, type EngineOptions } from './engine-options.js';
 
-export interface EngineOptions {
-  /**
-   * Keys per server: given the URL of the exchange that issued a token (or sent it, when no
-   * answer in the capture issued it), the keys to try. A token whose server has no key
-   * reads as unverified (null), never as failing.
-   */
-  keysFor?: (url: string) => readonly TokenKey[];
-  /** Whether any key was configured at all (lint's `keysGiven`); default: keysFor given. */
-  keysGiven?: boolean;
-  maxRounds?: number;
-  ttlBoundSeconds?: number;
-  /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
-  final?: boolean;
-  /** Rules to run; every shipped rule by default. */
-  rules?: readonly Rule[];
-  /**
-   * A synchronous HMAC-SHA256 check for sdk-hmac-v1 and mac-json tokens (see
-   * tokens/verify-hmac.ts): the CLI injects node:crypto's; without one, WebCrypto's.
-   */
-  hmac?: HmacSha256Check;
-  /**
-   * The caller hands the records over: once an exchange is decoded, its body texts are
-   * dropped from the record (decode/exchange.ts `releaseBodies`, which says why). For hosts
-   * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
-   */
-  releaseBodies?: boolean;
-  /**
-   * Keep lean copies (decode/lean-record.ts): once an exchange is decoded, the engine holds
-   * a copy without its body texts, leaving the records passed in untouched. For hosts whose
-   * bodies stay in storage (the analysis worker reads them on demand).
-   */
-  lean?: boolean;
-  /** Subjects checked between two looks at the clock in a budgeted step (default 128). */
-  checkChunk?: number;
-  /** The clock budgeted steps read (ms); performance.now by default, a test's own otherwise. */
-  now?: () => number;
-}
-
-/** The analysis after one step, and what changed in it. */
-export interface EngineStep {
-  conversations: Conversation[];
-  /** Every distinct token, in the order the batch analysis lists them (built on first read). */
-  readonly tokens: Map<string, TokenReading>;
-  /** Every finding, sorted (built on first read). */
-  readonly findings: Finding[];
-  /** Ids of conversations whose rows may differ from the previous step's. */
-  changed: ReadonlySet<string>;
-  /** Ids of conversations that existed in the previous step and no longer do. */
-  removed: ReadonlySet<string>;
-  /** Everything was re-threaded (every Conversation object is new). */
-  full: boolean;
-  /** Conversations and exchanges still to be checked (a budgeted step left them). */
-  unchecked: number;
-}
+export type { EngineOptions } from './engine-options.js';
+export type { EngineStep } from './engine-step.js';
 
 /** Subjects checked between two looks at the clock (and tokens read per pass). */
 const CHECK_CHUNK = 128;
 
 const clock = () => performance.now();
 
+/** The live analysis of one capture: `put` and `remove` records, then `step`. */
 export class AnalysisEngine {
   readonly #opts: EngineOptions;
   readonly #runner: RuleRunner;
@@ -294,20 +247,10 @@ export class AnalysisEngine {
 
   #result(changed: Set<string>, removed: Set<string>, full: boolean): EngineStep {
     const conversations = this.#convs;
-    const lint = this.#lint;
-    const entries = this.#entries;
-    let findings: Finding[] | undefined;
-    let tokens: Map<string, TokenReading> | undefined;
-    const self = this;
-    return {
-      conversations, changed, removed, full, unchecked: this.unchecked,
-      get findings() {
-        return (findings ??= lint.all(conversations.map((c) => c.id), entries.seqs()));
-      },
-      get tokens() {
-        return (tokens ??= self.#tokenMap(conversations));
-      },
-    };
+    return engineStep({ conversations, changed, removed, full, unchecked: this.unchecked }, {
+      findings: () => this.#lint.all(conversations.map((c) => c.id), this.#entries.seqs()),
+      tokens: () => this.#readings.inOrder(conversations),
+    });
   }
 
   #reindex(convs: readonly Conversation[]): void {
@@ -321,26 +264,9 @@ export class AnalysisEngine {
     return seq === undefined ? '' : (this.#entries.at(seq)?.record.request.url ?? '');
   }
 
-  /** Every token in first-seen order: issued ones first, then sent ones (as `analyze` did). */
-  #tokenMap(convs: readonly Conversation[]): Map<string, TokenReading> {
-    const out = new Map<string, TokenReading>();
-    const put = (t: string | null) => {
-      if (t === null || out.has(t)) return;
-      const r = this.#readings.reading(t);
-      if (r !== undefined) out.set(t, r);
-    };
-    for (const c of convs) for (const r of c.rounds) put(r.stateIssued);
-    for (const c of convs) for (const r of c.rounds) put(r.stateSent);
-    return out;
-  }
-
   #context(): LintContext {
     return lintContext({
-      options: {
-        maxRounds: this.#opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
-        ttlBoundSeconds: this.#opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
-        keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
-      },
+      options: lintOptionsOf(this.#opts),
       conversations: this.#convs,
       entries: this.#entries,
       index: this.#index,

@@ -39,7 +39,7 @@ export interface EntryChanges {
   rethread: boolean;
 }
 
-/** How the table keeps records: see EngineOptions (engine/analysis-engine.ts). */
+/** How the table keeps records: see EngineOptions (engine/engine-options.ts). */
 export interface EntryTableOptions { lean?: boolean; releaseBodies?: boolean }
 
 /** The records the engine analyses, by seq, and the changes put since the last `apply`. */
