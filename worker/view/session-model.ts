@@ -29,9 +29,9 @@ import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
-import { branchCount } from '../thread/branches.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
-import type { ConversationSummary, FindingCounts } from './types.js';
+import { conversationSummary } from './conversation-summary.js';
+import type { ConversationSummary } from './types.js';
 
 /**
  * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
@@ -78,54 +78,6 @@ export function builtModel(b: Built): SessionModel | undefined {
 
 /** How many builds' changes a session remembers for pages that ask what changed. */
 const CHANGE_LOG = 64;
-
-function counts(findings: readonly Finding[] | undefined): FindingCounts {
-  const n: FindingCounts = { error: 0, warning: 0, info: 0 };
-  for (const f of findings ?? []) n[f.severity] += 1;
-  return n;
-}
-
-function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
-  const first = c.rounds[0];
-  const lastSeq = c.exchanges[c.exchanges.length - 1];
-  let end: number | null = null;
-  for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
-  const amb = c.rounds.find((r) => r.link === 'ambiguous');
-  const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
-  return {
-    id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
-    findings: counts(index.findingsByConversation.get(c.id)),
-    firstSeq: c.exchanges[0] ?? -1,
-    startedAt,
-    durationMs: end !== null ? Math.max(0, end - startedAt) : null,
-    hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
-    ambiguous: amb !== undefined,
-    ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
-    httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
-    ...consoleFields(c),
-    ...tamperCounts(c, index.findingsByConversation.get(c.id)),
-  };
-}
-
-/** The findings about its tamper tests' exchanges (a tamper test may join the call it tampers with), when there are any. */
-function tamperCounts(c: Conversation, findings: readonly Finding[] | undefined): Pick<ConversationSummary, 'expected'> {
-  if (findings === undefined || findings.length === 0 || !c.rounds.some((r) => r.origin === 'tamper')) return {};
-  const tampered = new Set<number>();
-  for (const r of c.rounds) if (r.origin === 'tamper') tampered.add(r.exchange);
-  const n = counts(findings.filter((f) => tampered.has(f.exchange)));
-  return n.error + n.warning + n.info > 0 ? { expected: n } : {};
-}
-
-/** The row's Console label, run and branch count, each only when there is one. */
-function consoleFields(c: Conversation): Pick<ConversationSummary, 'origin' | 'run' | 'branches'> {
-  const out: Pick<ConversationSummary, 'origin' | 'run' | 'branches'> = {};
-  const origin = c.rounds[0]?.origin;
-  if (origin !== undefined) out.origin = origin;
-  if (c.run !== undefined) out.run = c.run;
-  const branches = c.rounds.length > 1 ? branchCount(c.rounds) : 1;
-  if (branches > 1) out.branches = branches;
-  return out;
-}
 
 export class SessionModel {
   readonly records = new Map<string, StoredExchange>();
@@ -370,19 +322,19 @@ export class SessionModel {
     if (step.full) {
       for (const c of convs) {
         const had = this.#rows.get(c.id);
-        if (had === undefined || step.changed.has(c.id)) this.#setRow(c.id, { conversation: c, row: summarize(c, index) });
+        if (had === undefined || step.changed.has(c.id)) this.#setRow(c.id, { conversation: c, row: conversationSummary(c, index) });
         else had.conversation = c;
       }
     } else {
       // Between re-threads conversations only grow: new ones are appended.
       for (let i = this.#known; i < convs.length; i++) {
-        const row = summarize(convs[i], index);
+        const row = conversationSummary(convs[i], index);
         this.#setRow(convs[i].id, { conversation: convs[i], row });
         fresh.push(row);
       }
       for (const id of step.changed) {
         const had = this.#rows.get(id);
-        if (had && !fresh.includes(had.row)) this.#setRow(id, { conversation: had.conversation, row: summarize(had.conversation, index) });
+        if (had && !fresh.includes(had.row)) this.#setRow(id, { conversation: had.conversation, row: conversationSummary(had.conversation, index) });
       }
     }
     this.#known = convs.length;
