@@ -2,15 +2,8 @@
 // analysis derived from them, and the list rows, rebuilt only when either changed.
 // Filtering reads a build in session-list.ts; the page gets rows, never traffic.
 //
-// Held records: exchanges storage refused (quota) live in the page's memory and
-// are handed here so they are listed, analysed and exported like stored ones. They are an
-// overlay: a held copy replaces its stored copy by id (it is always the more complete one),
-// keeping the stored `seq`. A record never stored has no `seq`, so it gets a provisional
-// one after every other at each build. Hazard: `seq` keys the analysis (a dense array, and
-// `c<seq>` conversation ids), so provisional numbers must never collide with stored ones;
-// storage does not advance a session's numbering for a failed add, so a later stored
-// exchange can take the number a held one had: provisional seqs (and so the ids of their
-// conversations) may change between builds, stored ones never do.
+// Held records: exchanges storage refused (quota) are laid over the stored ones
+// (held-records.ts, which says why their seqs may change between builds).
 //
 // Lean records: given a body store, the model keeps stored records without their body texts
 // once the engine has decoded them (decode/lean-record.ts); the detail pane, search, export
@@ -26,18 +19,14 @@
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
-import { PROTOCOL_VERSION } from '../protocol.js';
-import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
+import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import { conversationSummary } from './conversation-summary.js';
+import { HeldRecords, type UnsavedExchange } from './held-records.js';
 import type { ConversationSummary } from './types.js';
 
-/**
- * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
- * step of it was stored (its stored position); plain data, it crosses every boundary.
- */
-export type UnsavedExchange = NewExchange & { seq?: number };
+export type { UnsavedExchange } from './held-records.js';
 
 /** Everything derived from one version of the records. */
 export interface Built {
@@ -89,7 +78,7 @@ export class SessionModel {
   /** Ids whose record is not written yet (see the header): kept whole. */
   readonly #unstored = new Set<string>();
   /** Held copies by id (see the header): shown over the stored records until released. */
-  readonly #held = new Map<string, UnsavedExchange>();
+  readonly #held = new HeldRecords();
   /** The session's one engine: it keeps decodings, threading, readings and findings. */
   #engine: AnalysisEngine | null = null;
   #keys = -1;
@@ -163,16 +152,14 @@ export class SessionModel {
 
   /** Holds (or replaces) copies of exchanges storage refused. */
   hold(records: Iterable<UnsavedExchange>): void {
-    for (const r of records) this.#held.set(r.id, r);
+    this.#held.hold(records);
     this.#overlay = true;
     this.version += 1;
   }
 
   /** Drops held copies (they were written, or their session was cleared). */
   release(ids: Iterable<string>): void {
-    let changed = false;
-    for (const id of ids) changed = this.#held.delete(id) || changed;
-    if (changed) {
+    if (this.#held.release(ids)) {
       this.#overlay = true;
       this.version += 1;
     }
@@ -185,23 +172,12 @@ export class SessionModel {
 
   /** One exchange as analysed: the held copy when there is one (lean when stored, in a lean model). */
   record(id: string): ExchangeRecord | undefined {
-    const h = this.#held.get(id);
-    return h ? { ...h, v: PROTOCOL_VERSION, seq: this.records.get(id)?.seq ?? h.seq ?? -1 } : this.records.get(id);
+    return this.#held.record(id, this.records);
   }
 
   /** The stored records with the held copies laid over them, in no particular order. */
   merged(): StoredExchange[] {
-    if (this.#held.size === 0) return [...this.records.values()];
-    const out = new Map(this.records);
-    let top = -1;
-    for (const r of this.records.values()) top = Math.max(top, r.seq);
-    for (const h of this.#held.values()) if (h.seq !== undefined) top = Math.max(top, h.seq);
-    const held = [...this.#held.values()].sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const h of held) {
-      const seq = this.records.get(h.id)?.seq ?? h.seq ?? ++top;
-      out.set(h.id, { ...h, v: PROTOCOL_VERSION, seq });
-    }
-    return [...out.values()];
+    return this.#held.merged(this.records);
   }
 
   /** The analysis for the current records and keys (shared by concurrent callers). Only
