@@ -1,6 +1,9 @@
 // One capture session as the worker holds it: the records (the source of truth), the
-// analysis derived from them, and the list rows, rebuilt only when either changed.
-// Filtering reads a build in session-list.ts; the page gets rows, never traffic.
+// analysis derived from them, and the list rows, rebuilt only when either changed. Each
+// build feeds what changed to the session's engine, brings the rows up to date
+// (session-rows.ts, one row each: conversation-summary.ts) and logs what changed for list
+// deltas (change-log.ts). Filtering reads a build in session-list.ts; the page gets rows,
+// never traffic.
 //
 // Held records: exchanges storage refused (quota) are laid over the stored ones
 // (held-records.ts, which says why their seqs may change between builds).
@@ -18,12 +21,14 @@
 // keep their findings as they were (none, for new ones) until then.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
-import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import type { DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
 import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import { conversationSummary } from './conversation-summary.js';
 import { HeldRecords, type UnsavedExchange } from './held-records.js';
+import { ChangeLog } from './change-log.js';
+import { SessionRows, type RowCounts, type RowEntry } from './session-rows.js';
 import type { ConversationSummary } from './types.js';
 
 export type { UnsavedExchange } from './held-records.js';
@@ -34,12 +39,12 @@ export interface Built {
   analysis: Analysis;
   index: AnalysisIndex;
   rows: ConversationSummary[];
-  byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
+  byId: Map<string, RowEntry>;
   /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
   readonly loose: Finding[];
   /** Errors and warnings over every row, as of this build, tamper tests' expected findings
    *  apart (kept per row change, so the unfiltered status bar is not a walk over every row). */
-  rowCounts: { errors: number; warnings: number; expected: number };
+  rowCounts: RowCounts;
   /** How many exchanges were analysed. */
   exchanges: number;
   /** Conversations and exchanges not checked yet (see the header): their findings trail. */
@@ -65,9 +70,6 @@ export function builtModel(b: Built): SessionModel | undefined {
   return modelOfBuilt.get(b);
 }
 
-/** How many builds' changes a session remembers for pages that ask what changed. */
-const CHANGE_LOG = 64;
-
 export class SessionModel {
   readonly records = new Map<string, StoredExchange>();
   /** Bumped on every change of the records. */
@@ -88,17 +90,10 @@ export class SessionModel {
   #overlay = false;
   /** seq → id, as last fed to the engine. */
   #fed = new Map<number, string>();
-  readonly #rows = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
-  /** What each recent build changed, oldest first (epochs consecutive). */
-  readonly #log: { epoch: number; changed: ReadonlySet<string>; removed: ReadonlySet<string> }[] = [];
-  #sorted: ConversationSummary[] = [];
-  /** Row id → its place in `#sorted`. */
-  #at = new Map<string, number>();
-  #known = 0;
-  /** Errors and warnings summed over `#rows`, and the expected (tamper) ones apart. */
-  #errors = 0;
-  #warnings = 0;
-  #expected = 0;
+  /** The list rows, kept across builds. */
+  readonly #rows = new SessionRows();
+  /** What each recent build changed (for list deltas). */
+  readonly #log = new ChangeLog();
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
@@ -260,25 +255,6 @@ export class SessionModel {
     }
   }
 
-  /** Sets a conversation's row, keeping the sums of the rows' counts. */
-  #setRow(id: string, entry: { conversation: Conversation; row: ConversationSummary }): void {
-    this.#uncount(this.#rows.get(id)?.row);
-    this.#rows.set(id, entry);
-    this.#count(entry.row, 1);
-  }
-
-  #uncount(row: ConversationSummary | undefined): void {
-    if (row !== undefined) this.#count(row, -1);
-  }
-
-  // As `listOf` counts: a tamper test is meant to be refused, so its findings are apart.
-  #count(row: ConversationSummary, sign: 1 | -1): void {
-    const t = row.expected;
-    this.#errors += sign * (row.findings.error - (t?.error ?? 0));
-    this.#warnings += sign * (row.findings.warning - (t?.warning ?? 0));
-    if (t) this.#expected += sign * (t.error + t.warning);
-  }
-
   #assemble(engine: AnalysisEngine, step: EngineStep): Built {
     let fallback: Map<string, Finding[]> | undefined;
     const findingsOf = (id: string): Finding[] | undefined => {
@@ -289,54 +265,8 @@ export class SessionModel {
       return fallback.get(id);
     };
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
-    for (const id of step.removed) {
-      this.#uncount(this.#rows.get(id)?.row);
-      this.#rows.delete(id);
-    }
+    this.#rows.update(step, (c) => conversationSummary(c, index));
     const convs = step.conversations;
-    const fresh: ConversationSummary[] = [];
-    if (step.full) {
-      for (const c of convs) {
-        const had = this.#rows.get(c.id);
-        if (had === undefined || step.changed.has(c.id)) this.#setRow(c.id, { conversation: c, row: conversationSummary(c, index) });
-        else had.conversation = c;
-      }
-    } else {
-      // Between re-threads conversations only grow: new ones are appended.
-      for (let i = this.#known; i < convs.length; i++) {
-        const row = conversationSummary(convs[i], index);
-        this.#setRow(convs[i].id, { conversation: convs[i], row });
-        fresh.push(row);
-      }
-      for (const id of step.changed) {
-        const had = this.#rows.get(id);
-        if (had && !fresh.includes(had.row)) this.#setRow(id, { conversation: had.conversation, row: conversationSummary(had.conversation, index) });
-      }
-    }
-    this.#known = convs.length;
-    if (step.full || step.removed.size > 0) {
-      this.#sorted = [...this.#rows.values()].map((e) => e.row).sort((x, y) => x.firstSeq - y.firstSeq);
-      this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
-    } else if (step.changed.size > 0) {
-      // Rows in capture order, changed in place; new ones mostly come last (sorted only
-      // when they do not). Hazard: an earlier Built's rows change with it (reads want the
-      // latest anyway).
-      for (const id of step.changed) {
-        const i = this.#at.get(id);
-        if (i !== undefined) this.#sorted[i] = this.#rows.get(id)!.row;
-      }
-      let inOrder = true;
-      for (const row of fresh) {
-        const rows = this.#sorted;
-        if (rows.length > 0 && rows[rows.length - 1].firstSeq > row.firstSeq) inOrder = false;
-        this.#at.set(row.id, rows.length);
-        rows.push(row);
-      }
-      if (!inOrder) {
-        this.#sorted.sort((x, y) => x.firstSeq - y.firstSeq);
-        this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
-      }
-    }
     let records: ExchangeRecord[] | undefined;
     let decoded: DecodedExchange[] | undefined;
     const analysis: Analysis = {
@@ -355,30 +285,17 @@ export class SessionModel {
       },
     };
     const epoch = this.steps;
-    this.#log.push({ epoch, changed: step.changed, removed: step.removed });
-    if (this.#log.length > CHANGE_LOG) this.#log.shift();
+    this.#log.add(epoch, step.changed, step.removed);
     const log = this.#log;
     let loose: Finding[] | undefined;
     return {
-      analysis, index, rows: this.#sorted, byId: this.#rows,
+      analysis, index, rows: this.#rows.sorted, byId: this.#rows.byId,
       get loose() {
         return (loose ??= findingsOf('') ?? []);
       },
-      rowCounts: { errors: this.#errors, warnings: this.#warnings, expected: this.#expected },
+      rowCounts: this.#rows.counts(),
       exchanges: this.#fed.size, unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
-      changesSince: (since) => {
-        if (since === epoch) return { changed: new Set(), removed: new Set() };
-        const from = log.findIndex((e) => e.epoch === since + 1);
-        if (from < 0 || since > epoch) return null;
-        const changed = new Set<string>();
-        const removed = new Set<string>();
-        for (const e of log.slice(from)) {
-          if (e.epoch > epoch) break;
-          for (const id of e.removed) { removed.add(id); changed.delete(id); }
-          for (const id of e.changed) { changed.add(id); removed.delete(id); }
-        }
-        return { changed, removed };
-      },
+      changesSince: (since) => log.since(since, epoch),
     };
   }
 }
