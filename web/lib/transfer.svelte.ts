@@ -29,7 +29,7 @@ export type ExportScope = 'session' | 'filtered';
 export interface TransferHost {
   api(): Analysis | null;
   readonly sessions: Pick<Sessions, 'current' | 'viewing' | 'load' | 'refresh' | 'showNew'>;
-  readonly view: { readonly filter: string; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
+  readonly view: { readonly rows: { readonly filter: string }; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
   say(message: string, kind?: NoticeKind): void;
 }
 
@@ -147,7 +147,7 @@ export class Transfer {
     const api = this.#app.api();
     const s = this.#app.sessions.current;
     if (!api || !s) return;
-    const filter = scope === 'filtered' ? this.#app.view.filter : '';
+    const filter = scope === 'filtered' ? this.#app.view.rows.filter : '';
     const got = await api.transfer.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
@@ -157,7 +157,7 @@ export class Transfer {
     const api = this.#app.api();
     const s = this.#app.sessions.current;
     if (!api || !s) return;
-    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
+    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.rows.filter : '', name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
