@@ -2,7 +2,7 @@
 // into one conversation; and a well-behaved task lifecycle that no rule fires on.
 import { describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, ask, capture, reply } from '../../support/capture-builder.js';
-import { cancel, poll, startTask, TASK_CAPABILITIES, update } from '../../support/task-traffic.js';
+import { cancel, poll, startTask, TASK_CAPABILITIES, TASKS, update } from '../../support/task-traffic.js';
 import { conversationOf, expectNoInternalErrors, expectNone, expectOne, run } from './lint-helpers.js';
 
 const book = { name: 'book_trip', arguments: { city: 'Oslo' } };
@@ -228,6 +228,22 @@ describe('tasks/unknown-task-code', () => {
   it('fires when a poll of a task the server never knew is answered -32603', async () => {
     const b = capture();
     poll(b, 'nope', 'working').error(-32603, 'no such task');
+    const a = await run(b.build());
+    expectOne(a, 'tasks/unknown-task-code', { exchange: 0, severity: 'error', conversation: conversationOf(a, 0) });
+  });
+
+  it('stays silent when a client that did not declare the extension gets -32021, as the conformance suite probes', async () => {
+    const b = capture();
+    const required = { data: { requiredCapabilities: { extensions: { [TASKS]: {} } } }, status: 400 };
+    poll(b, 'gate-test', 'working').capabilities({}).error(-32021, 'tasks/get needs the tasks extension', required);
+    b.call('tasks/update', { taskId: 'gate-test', inputResponses: {} }).capabilities({}).header('mcp-name', 'gate-test').error(-32021, 'needs the extension', required);
+    b.call('tasks/cancel', { taskId: 'gate-test' }).capabilities({}).header('mcp-name', 'gate-test').error(-32021, 'needs the extension', required);
+    expectNone(await run(b.build()), 'tasks/unknown-task-code');
+  });
+
+  it('still fires on -32021 when the polling client did declare the extension', async () => {
+    const b = capture();
+    poll(b, 'gate-test', 'working').error(-32021, 'no such task', { data: { requiredCapabilities: {} }, status: 400 });
     const a = await run(b.build());
     expectOne(a, 'tasks/unknown-task-code', { exchange: 0, severity: 'error', conversation: conversationOf(a, 0) });
   });
