@@ -62,6 +62,16 @@ describe('tasks/method', () => {
     startTask(b, book, 't');
     expectNone(await run(b.build()), 'tasks/method');
   });
+
+  it('leaves a tasks/get answered "task", as the extension\'s examples show, to tasks/result-type alone', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'working', { resultType: 'task' });
+    poll(b, 't', 'completed', { ...done, resultType: 'task' });
+    const a = await run(b.build());
+    expectNone(a, 'tasks/method');
+    expect(a.findings.map((f) => [f.rule, f.exchange, f.severity])).toEqual([['tasks/result-type', 1, 'warning'], ['tasks/result-type', 2, 'warning']]);
+  });
 });
 
 describe('tasks/result-type', () => {
