@@ -169,6 +169,41 @@ describe('tasks/update-not-outstanding', () => {
     expectOne(a, 'tasks/update-not-outstanding', { exchange: 2, severity: 'warning', conversation: conversationOf(a, 0, 2) });
   });
 
+  it('fires when the client answers again a key that a poll right after its answer still shows (eventual consistency)', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    const a = await run(b.build());
+    expectOne(a, 'tasks/update-not-outstanding', { exchange: 4, severity: 'warning', conversation: conversationOf(a, 0, 4) });
+  });
+
+  it('stays silent on the client when the server re-uses a key for a new request: tasks/key-reused alone reports it', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: { scope: ask.form('Which folders?', { scope: { type: 'string' } }) } });
+    update(b, 't', { scope: reply.accept({ scope: 'docs' }) });
+    poll(b, 't', 'input_required', { inputRequests: { scope: ask.form('Include archives?', { archives: { type: 'boolean' } }) } });
+    update(b, 't', { scope: reply.accept({ archives: false }) });
+    poll(b, 't', 'completed', done);
+    const a = await run(b.build());
+    expect(a.findings.map((f) => [f.rule, f.exchange])).toEqual([['tasks/key-reused', 3]]);
+  });
+
+  it('stays silent on the client when the server drops an answered key and asks for it again', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    poll(b, 't', 'working');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'window' }) });
+    const a = await run(b.build());
+    expect(a.findings.map((f) => [f.rule, f.exchange])).toEqual([['tasks/key-reused', 4]]);
+  });
+
   it('stays silent when each update answers what the latest poll asked', async () => {
     expectNone(await run(goodLifecycle().build()), 'tasks/update-not-outstanding');
   });
