@@ -103,8 +103,13 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
     if (!s.taskId) return set({ message: 'No task yet: call a tool as a task first.' });
     const wait = lastPollAt + (s.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) - now();
     if (wait > 0) await sleep(wait);
-    lastPollAt = now();
+    const asked = now();
     const sent = await exchange('get', buildTaskRequest('tasks/get', s.taskId, opts.client, ids()));
+    // The interval runs from when this poll really left (the transport's wall-clock stamp,
+    // taken into this driver's clock), not from when it was asked for: filing the send
+    // first takes a varying while, and measuring from before it let a slow send followed
+    // by a quick one reach the server too soon.
+    lastPollAt = Math.max(asked, now() - Math.max(0, Date.now() - sent.record.startedAt));
     const read = readTask(sent.reading);
     set({ polls: s.polls + 1 });
     if ('problem' in read) return set({ message: `tasks/get: ${read.problem}` });
