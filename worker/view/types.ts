@@ -138,6 +138,8 @@ export interface RoundView {
   requestId: JsonRpcId;
   outcome: RoundOutcome;
   link: RoundLink;
+  /** How it was linked, in words (view/round-link.ts). */
+  linkText: string;
   linkReason?: string;
   candidates?: string[];
   parent: number | null;
