@@ -6,7 +6,7 @@
 //
 // Tasks here advance by time (a fixture's `seconds`), not by polls as research_report's
 // script does: the suite polls every 200 ms and waits for a terminal status.
-import { TASKS_EXTENSION, declaresTasks } from './task-front.js';
+import { TASKS_EXTENSION, declaresTasks, obj, readJsonPost, reply } from './task-front.js';
 
 type Json = Record<string, unknown>;
 type RpcId = string | number | null;
@@ -61,13 +61,6 @@ export function wantsFixtures(req: Request): boolean {
   return new URL(req.url).searchParams.get('fixtures') === 'conformance';
 }
 
-function obj(v: unknown): Json | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-}
-
-function reply(id: RpcId, body: { result: Json } | { error: Json }, status = 200): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...body }), { status, headers: { 'content-type': 'application/json' } });
-}
 const ok = (id: RpcId, result: Json) => reply(id, { result: { resultType: 'complete', ...result } });
 const fail = (id: RpcId, code: number, message: string, status = 200, data?: unknown) => reply(id, { error: { code, message, ...(data !== undefined ? { data } : {}) } }, status);
 
@@ -179,13 +172,7 @@ function taskMethod(id: RpcId, method: string, params: Json, t: FixtureTask): Re
 
 /** Answers a fixture request, or undefined to let the demo's SDK server serve it. */
 export async function serveFixtures(req: Request, table: FixtureTable): Promise<Response | undefined> {
-  if (req.method !== 'POST') return undefined;
-  let msg: Json | undefined;
-  try {
-    msg = obj(JSON.parse(await req.clone().text()));
-  } catch {
-    return undefined;
-  }
+  const msg = await readJsonPost(req);
   const method = typeof msg?.method === 'string' ? msg.method : undefined;
   const params = obj(msg?.params) ?? {};
   const id = (msg?.id ?? null) as RpcId;
