@@ -7,6 +7,9 @@ import { exportHar } from '../../../worker/capture/har-export.js';
 import { exportJsonl } from '../../../worker/capture/jsonl.js';
 import { importCapture } from '../../../worker/capture/import.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
+import { Keyring } from '../../../worker/services/keyring.js';
+import { conversationSummary } from '../../../worker/view/conversation-summary.js';
+import { conversationView, indexAnalysis, TokenReader } from '../../../worker/view/conversation-view.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -76,6 +79,15 @@ describe('stdio exchanges in the core', () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]).toContain('elicitation/create (id "srv-1") on its stdout');
     expect(messages[0]).not.toMatch(/post-sse/);
+  });
+
+  it('shows no HTTP status for stdio rounds, whose records carry a placeholder 200', async () => {
+    const a = await analyze(records());
+    const index = indexAnalysis(a);
+    const call = a.conversations.find((c) => c.method === 'tools/call')!;
+    expect(conversationSummary(call, index).httpStatus).toBeNull();
+    const view = await conversationView(call, index, new TokenReader(new Keyring()));
+    expect(view.rounds.map((r) => r.httpStatus)).toEqual([null, null]);
   });
 
   it('does not fire HTTP rules on stdio traffic, which has no headers; the same records as HTTP do', async () => {
