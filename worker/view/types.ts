@@ -28,6 +28,7 @@ export interface ConversationSummary {
   method: string;
   name: string | null;
   era: Era;
+  /** The call's own rounds (the Console's experiments in it are `experiments`). */
   rounds: number;
   status: ConversationStatus;
   findings: FindingCounts;
@@ -51,8 +52,17 @@ export interface ConversationSummary {
   run?: string;
   /** How many branches its rounds form, when more than one (forks, edits, re-used tokens). */
   branches?: number;
-  /** Of `findings`, those about its tamper tests' exchanges (expected results), when any. */
+  /**
+   * Findings about the Console's experiments in it (forks, edits, re-sends, tamper tests and
+   * the rounds that continue them), when any: each is the server's answer to an experiment,
+   * never the client's fault. Apart from `findings`, except for a conversation that is all
+   * experiment (`experiment`), whose findings are these.
+   */
   expected?: FindingCounts;
+  /** The conversation is a Console experiment of its own (no round of a client's call in it). */
+  experiment?: true;
+  /** Rounds the Console's experiments added, apart from `rounds` (the call's own), when any. */
+  experiments?: number;
 }
 
 /** What the status bar counts (over the shown view). */
@@ -64,8 +74,9 @@ export interface ListStats {
   /** The whole session, before filtering. */
   totalConversations: number;
   /**
-   * Errors and warnings about tamper tests (Console origin `tamper`): a tampered request is
-   * meant to be refused, so these are expected results, counted here and not in errors/warnings.
+   * Errors and warnings about the Console's experiments (forks, edits, re-sends, tamper
+   * tests): the server's answers to the developer's tests (a tampered request is meant to be
+   * refused), counted here and not in errors/warnings.
    */
   expected: number;
   filtered: boolean;
