@@ -39,17 +39,31 @@ export function checkDraft(original: string, text: string): { error: DraftError 
   return { error: parsed.ok ? null : parsed.error, changes: diffDraft(original, text) };
 }
 
-/** Sends an edited draft of `from` to `url`; the new exchange is linked to the original. */
-export async function resend(draft: { url: string; from: string; original: string }, text: string, send: Transport, persist: Persist): Promise<ResendView | { error: DraftError }> {
+/** What the page sends a draft with: where to, what it was made from, whether the URL was
+ *  changed by hand (`moved`), and the fresh id it offered (`fresh`) when the draft went with it. */
+export interface ResendTarget { url: string; from: string; original: string; moved?: boolean; fresh?: string | number }
+
+/**
+ * Sends an edited draft of `from` to `url`; the new exchange is linked to the original. When
+ * it went with the fresh id the page offered, the answer carries the draft with the next
+ * fresh id: every send of one panel is a new request, as a real client's would be.
+ */
+export async function resend(draft: ResendTarget, text: string, send: Transport, persist: Persist): Promise<ResendView | { error: DraftError }> {
   const r = await resendRecord(draft, text, send, { seq: 0 });
   if (!r.ok) return { error: r.error };
+  let next: ResendView['next'];
+  if (draft.fresh !== undefined && r.id === draft.fresh) {
+    const id = freshRequestId(draft.fresh);
+    const nextText = draftWithId(text, id);
+    if (nextText !== null) next = { id, text: nextText };
+  }
   const session = (await persist([r.record])) ?? '';
   const reading = r.reading;
   const answer = reading.kind === 'failed' ? reading.message : JSON.stringify(reading.kind === 'error' ? { error: reading.error } : reading.result, null, 2);
   const status = r.record.response?.status ?? 0;
   // Status 0 is no answer at all: say what happened and what to do, not "HTTP 0".
   const summary = reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading);
-  return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session };
+  return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session, ...(next !== undefined ? { next } : {}) };
 }
 
 function view(r: TamperResult): TamperTestView {

@@ -175,6 +175,9 @@ export interface RoundView {
   task?: { step: TaskStep; status: string | null; polls: number };
   /** The Console action that sent it, when the Console did. */
   origin?: OriginKind;
+  /** Part of a Console experiment (a fork, edit, re-send or tamper test, or a round that
+   *  continues one) in a call it joined: judged as the experiment's result, not the call's. */
+  experiment?: true;
 }
 
 /**
@@ -253,6 +256,11 @@ export interface ConversationView {
   rounds: RoundView[];
   /** The rounds' branches (one for a straight chain), for drawing the branch tree. */
   branches: BranchView[];
+  /** How many rounds are the call's own (its status is theirs); the rest are the Console's
+   *  experiments in it (RoundView.experiment). */
+  callRounds: number;
+  /** The conversation is a Console experiment of its own (ConversationSummary.experiment). */
+  experiment?: true;
   findings: FindingView[];
   /** The task card, for a conversation that holds a task. */
   task?: TaskCardView;
