@@ -95,11 +95,11 @@ test('a captured call re-sent, edited, forked and tamper-tested keeps its status
   // The experiments joined the call as branches (one row, more rounds in its thread)...
   await expect(row).toHaveCount(1);
   await row.click();
-  await expect(page.getByTestId('thread-experiments')).toBeVisible();
-  expect(await rounds.count()).toBeGreaterThanOrEqual(7);
+  await expect.poll(() => rounds.count()).toBeGreaterThanOrEqual(7);
   // ...and changed nothing about it.
   const after = await verdict(inspector);
   expect(after).toEqual(before);
+  await expect(page.getByTestId('thread-experiments')).toBeVisible();
   await expect(page.getByTestId('thread-meta')).toContainText('4 rounds + ');
   // What they drew is their result, apart: the fork re-presented a spent token.
   await page.getByTestId('findings-open').click();

@@ -11,6 +11,7 @@ import {
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
 import { credentialsNotice } from '../console/replay-report.js';
+import { proxyError } from '../console/exchange.js';
 import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendDraftView, ResendView, TamperTestView, TamperView } from '../view/console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
@@ -62,7 +63,9 @@ export async function resend(draft: ResendTarget, text: string, send: Transport,
   const answer = reading.kind === 'failed' ? reading.message : JSON.stringify(reading.kind === 'error' ? { error: reading.error } : reading.result, null, 2);
   const status = r.record.response?.status ?? 0;
   // Status 0 is no answer at all: say what happened and what to do, not "HTTP 0".
-  const summary = reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading);
+  // A proxy's own answer (the relay's 502) names the cause: show it, not "no answer to id".
+  const cause = reading.kind === 'failed' && status > 0 ? proxyError(r.record.response?.body) : null;
+  const summary = cause ?? (reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading));
   return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session, ...(next !== undefined ? { next } : {}) };
 }
 
