@@ -9,7 +9,7 @@ import type { OriginKind } from '../protocol.js';
 /** The Console actions whose sends are experiments. `call` and `step` are the Console acting
  *  as a plain client (its call is the conversation itself); `discovery` and `replay` re-enact
  *  or list, so they are judged as any traffic. */
-export const EXPERIMENT_ORIGINS: ReadonlySet<OriginKind> = new Set<OriginKind>([]);
+export const EXPERIMENT_ORIGINS: ReadonlySet<OriginKind> = new Set<OriginKind>(['fork', 'edit', 'resend', 'tamper']);
 
 /** An origin that makes its exchange an experiment. */
 export function isExperimentOrigin(kind: OriginKind | undefined): boolean {
