@@ -7,7 +7,7 @@ import { consoleRecord, proxyError, readRound } from '../../../worker/console/ex
 const relayRefusal = 'Could not reach target "t1" at http://127.0.0.1:9/mcp: connect ECONNREFUSED 127.0.0.1:9. Is that server running, and is the URL right?';
 
 function answered(status: number, body: string) {
-  const req = { url: 'http://127.0.0.1:5173/relay/api/forward/t1', method: 'POST', headers: [], body: '{"jsonrpc":"2.0","id":7,"method":"tools/call"}' };
+  const req = { url: 'http://127.0.0.1:5173/relay/api/forward/t1', method: 'POST' as const, headers: [], body: '{"jsonrpc":"2.0","id":7,"method":"tools/call"}' };
   return consoleRecord(req, { status, headers: [{ name: 'content-type', value: 'application/json' }], body, receivedAt: 1, endedAt: 2 }, { id: 'r1', seq: 0 });
 }
 
