@@ -60,6 +60,8 @@ test('a captured call re-sent, edited, forked and tamper-tested keeps its status
   const rounds = page.getByTestId('round');
   await expect(rounds).toHaveCount(4);
 
+  // The thread's button says what `r` does (the Console's Replay replays a whole session).
+  await expect(page.getByTestId('resend-round')).toHaveText('↻ Re-send');
   // `r` on round 1: the first request again, with a fresh id.
   await rounds.nth(0).getByRole('button').first().click();
   await page.keyboard.press('r');
@@ -79,10 +81,14 @@ test('a captured call re-sent, edited, forked and tamper-tested keeps its status
   await page.getByTestId('console-tab-call').click();
   await page.locator('[data-testid="step-round"][data-round="2"]').getByTestId('fork-round').click();
   const fork = page.getByTestId('fork-editor');
+  // Round #3 sent the plan (and was asked to confirm): its fork answers round #2's question again.
+  await expect(fork.getByTestId('fork-heading')).toContainText("Fork round #3: send other answers to round #2's question (plan)");
   await fork.locator('[data-testid="question"][data-key="plan"]').getByLabel('Plan').selectOption('team');
   await fork.locator('[data-testid="question"][data-key="plan"]').getByTestId('answer-accept').click();
   await fork.getByTestId('fork-send').click();
   await expect(page.getByTestId('step-round')).toHaveCount(5);
+  // Named as the thread names the branch: where it leaves from, then what made it.
+  await expect(page.getByTestId('fork-tag')).toHaveText('from #2 fork (of #3)');
 
   // "Run all tamper tests" on round 2's token.
   await row.click();
