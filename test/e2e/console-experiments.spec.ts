@@ -106,6 +106,9 @@ test('a captured call re-sent, edited, forked and tamper-tested keeps its status
   const after = await verdict(inspector);
   expect(after).toEqual(before);
   await expect(page.getByTestId('thread-experiments')).toBeVisible();
+  // In the thread, the call's own four rounds and the experiments' are told apart.
+  await expect(page.locator('[data-testid="round"][data-experiment="false"]')).toHaveCount(4);
+  await expect.poll(() => page.locator('[data-testid="round"][data-experiment="true"]').count()).toBeGreaterThanOrEqual(3);
   await expect(page.getByTestId('thread-meta')).toContainText('4 rounds + ');
   // What they drew is their result, apart: the fork re-presented a spent token.
   await page.getByTestId('findings-open').click();
