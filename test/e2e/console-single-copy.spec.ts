@@ -105,15 +105,18 @@ test('r and e on a cross-origin watched server: each re-send stored once, linked
   await expect(page.locator('[data-testid="round"][data-round="0"]')).toBeVisible();
   await page.keyboard.press('r');
   await expect(page.getByTestId('resend-result')).toContainText('HTTP 200');
-  // Each re-send is a branch of the call it re-sends: one row, one more round.
-  await expect(rows).toHaveAttribute('data-rounds', '2');
+  // Each re-send is a branch of the call it re-sends: one row, one more branch; its rounds
+  // stay the call's own (a re-send is an experiment, not a round of the call).
+  await expect(rows.getByTestId('branches-tag')).toHaveText('2');
+  await expect(rows).toHaveAttribute('data-rounds', '1');
   await expect(rows).toHaveCount(1);
   await page.keyboard.press('e');
   const draft = page.getByTestId('draft-body');
   await expect(draft).toHaveValue(/"echo_tool"/);
   await draft.fill((await draft.inputValue()).replace(/"id": \d+/, '"id": 777'));
   await page.getByTestId('draft-send').click();
-  await expect(rows).toHaveAttribute('data-rounds', '3');
+  await expect(rows.getByTestId('branches-tag')).toHaveText('3');
+  await expect(rows).toHaveAttribute('data-rounds', '1');
   await expect(rows).toHaveCount(1);
 
   const all = await waitForFinished(inspector, (r) => r.derivedFrom !== undefined, 2, 'both re-sends');

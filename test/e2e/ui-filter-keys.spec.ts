@@ -97,15 +97,18 @@ test('r replays the selected round and e opens it for editing, both through the 
   // after j, the thread not yet drawn, and no re-send request on the network at all.
   await expect(page.locator('[data-testid="round"][data-round="0"]')).toBeVisible();
   await page.keyboard.press('r');
-  // A re-send of a round is a branch of its call, not a call of its own: one row, two rounds.
+  // A re-send of a round is a branch of its call, not a call of its own: one row, two
+  // branches, and still the call's one round (a re-send is an experiment, not a round of it).
   const callRow = page.locator('[data-testid="conversation"]').filter({ hasText: 'slow_report' });
-  await expect(callRow).toHaveAttribute('data-rounds', '2');
+  await expect(callRow.getByTestId('branches-tag')).toHaveText('2');
+  await expect(callRow).toHaveAttribute('data-rounds', '1');
   await expect(callRow).toHaveCount(1);
   await expect(page.getByTestId('resend-result')).toContainText('HTTP 200');
   await page.keyboard.press('e');
   await expect(page.getByTestId('draft-body')).toHaveValue(/"slow_report"/);
   await page.getByTestId('draft-send').click();
-  await expect(callRow).toHaveAttribute('data-rounds', '3');
+  await expect(callRow.getByTestId('branches-tag')).toHaveText('3');
+  await expect(callRow).toHaveAttribute('data-rounds', '1');
   await expect(callRow).toHaveCount(1);
   // Issue 5: each re-send is stored once, by the tap, linked to the call it re-sends.
   const isCall = (r: { request: { body?: string } }) => /"slow_report"/.test(r.request.body ?? '');

@@ -164,7 +164,10 @@ test('notices are typed and do not stack: a finished import is a success, and at
   await expect(page.getByTestId('notice').last()).toHaveAttribute('data-kind', 'success');
   for (const n of ['two', 'three', 'four']) await inspector.importFile(harOf([n]));
   await expect(page.getByTestId('notice').last()).toContainText('four.har');
-  await expect(page.getByTestId('notice')).toHaveCount(3);
+  // At most three (a success also leaves on its own, so on a slow machine fewer may remain).
+  expect(await page.getByTestId('notice').count()).toBeLessThanOrEqual(3);
+  // A success reports what the page already shows: it leaves without being dismissed.
+  await expect(page.getByTestId('notice')).toHaveCount(0, { timeout: 30_000 });
 });
 
 test('Clear asks before emptying a stored session, and Cancel keeps it', async ({ inspector, page }) => {

@@ -103,20 +103,26 @@ export class Resend {
     return run(this.#host, async (api) => {
       const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
       if (!url) return;
-      const r = await api.console.resend({ ...d, url }, this.#text);
+      const ids = this.#ids;
+      // A URL changed by hand makes it an edit; the fresh id offered is rolled after each send.
+      const target = { ...d, url, moved: this.#url.trim() !== d.url, ...(ids && !this.#keepId ? { fresh: ids.fresh } : {}) };
+      const r = await api.console.resend(target, this.#text);
       if (!r.ok) { this.#error = r.error; return; }
       this.#result = r.value;
+      const next = r.value.next;
+      if (next && ids) {
+        this.#ids = { ...ids, fresh: next.id };
+        this.setText(next.text);
+      }
       await this.#host.filed();
     }).finally(() => { this.#busy = false; });
   }
 
-  /** `r`: sends a captured request again, unchanged, its id included (a new exchange derived from it). */
+  /** `r`: sends a captured request again, unchanged but for a fresh JSON-RPC id (a new
+   *  exchange derived from it; a real client never re-uses an id). */
   async replay(exchangeId: string): Promise<void> {
     await this.edit(exchangeId);
-    const d = this.#draft;
-    if (!d) return;
-    this.#keepId = true;
-    this.setText(d.original);
+    if (!this.#draft) return;
     await this.send();
   }
 }

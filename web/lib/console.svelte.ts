@@ -100,7 +100,12 @@ export class ConsoleState {
 
   /** Calls the tool as a task (the tasks extension declared in this request's clientCapabilities). */
   async startTask(): Promise<void> {
-    await this.#call('calling as a task', async (api, spec) => { this.#task = await api.tasks.start(spec); });
+    await this.#call('calling as a task', async (api, spec) => {
+      // The task is the call now: a step-through left paused above it would be answered by mistake.
+      this.#step = null;
+      this.#fork = null;
+      this.#task = await api.tasks.start(spec);
+    });
   }
   /** One poll, or polls until the task asks for input or ends. */
   taskPoll(untilSettled: boolean): Promise<void> {

@@ -94,3 +94,8 @@ export function clientLabel(raw: string | null | undefined): string {
   }
   return raw;
 }
+
+/** "1 conversation", "3 conversations": a count with its noun, singular for one. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -18,7 +18,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Esc'], action: 'close', what: 'Close: details → rounds → list; closes dialogs' },
   { keys: ['→', 'l'], action: 'tab-next', what: 'Next detail tab' },
   { keys: ['←', 'h'], action: 'tab-prev', what: 'Previous detail tab' },
-  { keys: ['r'], action: 'replay', what: 'Replay the selected round (same request, sent again)' },
+  { keys: ['r'], action: 'replay', what: 'Re-send the selected round (the same request, with a fresh JSON-RPC id)' },
   { keys: ['e'], action: 'edit', what: 'Edit the selected round and re-send it' },
   { keys: ['c'], action: 'console', what: 'Open the Console (call, step through, fork, tamper tests, replay)' },
   { keys: ['Ctrl+Enter'], action: 'send', what: 'Send the retry or the edited request shown in the Console' },

@@ -28,6 +28,7 @@ let sweeping: Promise<unknown> | null = null;
 
 const deps: TapDeps = {
   store,
+  recordedUrl: (url) => watch.recordedUrl(url),
   announce: (notice: CaptureNotice) => {
     try {
       channel.postMessage(notice);

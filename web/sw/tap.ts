@@ -27,6 +27,8 @@ export interface TapDeps {
   announce: Announce;
   /** The capture session id (cached by the caller, read from storage when missing). */
   session: () => Promise<string>;
+  /** The URL to record for a request URL (a relay forward is recorded as its target's). */
+  recordedUrl?: (url: string) => string;
 }
 
 // Statuses whose responses must be built with a null body.
@@ -85,7 +87,7 @@ export class Tap {
         ...(l?.derivedFrom !== undefined ? { derivedFrom: l.derivedFrom } : {}),
         ...(l?.origin !== undefined ? { origin: l.run !== undefined ? { kind: l.origin, run: l.run } : { kind: l.origin } } : {}),
         ...(client ? { client } : {}),
-        request: { method: req.method, url: req.url, headers, ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
+        request: { method: req.method, url: this.#deps.recordedUrl?.(req.url) ?? req.url, headers, ...(bytes ? { body: new TextDecoder().decode(bytes) } : {}) },
       }));
     } catch {
       if (!bytes) return this.skip(req);

@@ -29,7 +29,8 @@ export function endpointKey(url: URL): string {
 
 export class WatchList {
   #keys: Set<string> | null = null;
-  #relayed = new Set<string>();
+  /** "Via relay" targets: id → the target's own URL. */
+  #relayed = new Map<string, string>();
   /** The record toggle is off: nothing is tapped, not even the Console. */
   #paused = false;
   #loading: Promise<void> | null = null;
@@ -77,11 +78,11 @@ export class WatchList {
 
   #set(targets: TargetRecord[]): void {
     const keys = new Set<string>();
-    const relayed = new Set<string>();
+    const relayed = new Map<string, string>();
     for (const t of targets) {
       try {
         keys.add(endpointKey(new URL(t.url)));
-        if (t.viaRelay) relayed.add(t.id);
+        if (t.viaRelay) relayed.set(t.id, t.url);
       } catch {
         // A malformed URL in storage matches nothing.
       }
@@ -93,11 +94,29 @@ export class WatchList {
   // The page reaches a "via relay" target through the dev server's relay at
   // /relay/api/forward/<target id> (server/relay/page-api.ts); those calls are tapped too.
   #isRelayed(url: URL): boolean {
-    if (this.#relayed.size === 0 || !url.pathname.startsWith(RELAY_FORWARD)) return false;
+    return this.#relayedTarget(url) !== null;
+  }
+
+  #relayedTarget(url: URL): string | null {
+    if (this.#relayed.size === 0 || !url.pathname.startsWith(RELAY_FORWARD)) return null;
     try {
-      return this.#relayed.has(decodeURIComponent(url.pathname.slice(RELAY_FORWARD.length)));
+      return this.#relayed.get(decodeURIComponent(url.pathname.slice(RELAY_FORWARD.length))) ?? null;
     } catch {
-      return false;
+      return null;
+    }
+  }
+
+  /**
+   * The URL to record for a request: a call through the relay's forwarder is recorded with
+   * its target's own URL (what the user's client talks to, whose keys and findings it is),
+   * not /relay/api/forward/<id>; any other URL as it is.
+   */
+  recordedUrl(raw: string): string {
+    try {
+      const url = new URL(raw);
+      return url.origin === this.#origin ? (this.#relayedTarget(url) ?? raw) : raw;
+    } catch {
+      return raw;
     }
   }
 }

@@ -61,6 +61,10 @@ export function readRound(record: ExchangeRecord, id: JsonRpcId): RoundReading {
   // An error answered with a null id (the server could not read ours) still answers us.
   if (!answer) answer = decoded.received.find((m) => m.kind === 'error' && m.id === null);
   if (!answer) {
+    // The relay (and other proxies) say why they could not forward in a JSON body of their
+    // own, `{"error": "…"}`: that is the cause to show (ECONNREFUSED, an unknown target).
+    const cause = proxyError(record.response.body);
+    if (cause !== null) return { kind: 'failed', status, message: `HTTP ${status}: ${cause}` };
     const why = decoded.problems[0]?.message ?? (decoded.received.length === 0 ? 'an empty body' : `no answer to id ${JSON.stringify(id)}`);
     return { kind: 'failed', status, message: `HTTP ${status} with ${why}` };
   }
@@ -134,4 +138,20 @@ export function builtFromRecord(record: ExchangeRecord): BuiltRequest | null {
   if (!m || m.kind !== 'request' || m.method === undefined) return null;
   const body: JsonRpcRequest = { jsonrpc: '2.0', id: m.id ?? null, method: m.method, params: m.params ?? {} };
   return { body, headers: record.request.headers.filter((h) => !NOT_RESENT.test(h.name) && h.value !== REDACTED).map((h) => ({ ...h })) };
+}
+
+/** The reason a proxy gave in a body of its own (`{"error": "…"}`, no JSON-RPC), cut to a
+ *  readable length; null for any other body. */
+export function proxyError(body: string | undefined): string | null {
+  if (body === undefined || body.length > 64_000) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const o = asObject(v);
+  const error = own(o, 'error');
+  if (o === null || own(o, 'jsonrpc') !== undefined || typeof error !== 'string' || error.trim() === '') return null;
+  return error.length > 400 ? `${error.slice(0, 399)}…` : error;
 }

@@ -60,13 +60,16 @@ export function changedByHand(original: string, text: string): boolean {
   return shape(a) !== shape(b);
 }
 
-/** Sends an edited draft and records it as a new exchange derived from the original. */
-export async function resend(draft: ResendDraft, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading } | { ok: false; error: DraftError }> {
+/**
+ * Sends an edited draft and records it as a new exchange derived from the original. `moved`:
+ * the draft goes to another URL than the captured one, which makes it an edit, not a re-send.
+ */
+export async function resend(draft: ResendDraft & { moved?: boolean }, text: string, send: Transport, place: { seq: number; session?: string }): Promise<{ ok: true; record: ExchangeRecord; reading: RoundReading; id: unknown } | { ok: false; error: DraftError }> {
   const r = resendRequest(draft, text);
   if (!r.ok) return r;
   const id = newRecordId();
-  const origin: ConsoleOrigin = { kind: changedByHand(draft.original, text) ? 'edit' : 'resend' };
+  const origin: ConsoleOrigin = { kind: draft.moved === true || changedByHand(draft.original, text) ? 'edit' : 'resend' };
   const res = await sendSafely(send, { ...r.request, link: { id, derivedFrom: draft.from, ...linkOrigin(origin) } });
   const record = consoleRecord(r.request, res, { id, seq: place.seq, derivedFrom: draft.from, origin, ...(place.session !== undefined ? { session: place.session } : {}) });
-  return { ok: true, record, reading: readRound(record, r.id as never) };
+  return { ok: true, record, reading: readRound(record, r.id as never), id: r.id };
 }

@@ -145,7 +145,7 @@ export async function runTamperPlan(
     const wait = plan.schedule.sendAt - (opts.now ?? Date.now)();
     if (wait > 0 && !opts.waitForSchedule) {
       const mins = Math.ceil(wait / 60000);
-      return { result: { test: plan.test, label: plan.label, status: 'scheduled', detail: `the token expires at ${plan.schedule.expiresAt}; send it ${mins} min from now (at ${new Date(plan.schedule.sendAt).toISOString()})`, schedule: { ...plan.schedule, waitMs: wait } }, records: [] };
+      return { result: { test: plan.test, label: plan.label, status: 'scheduled', detail: `the token has not expired yet: it can be sent in ${mins} min, once it has (the page shows both times in your clock)`, schedule: { ...plan.schedule, waitMs: wait } }, records: [] };
     }
     if (wait > 0) await (opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
   }

@@ -8,6 +8,7 @@
 // each subject's findings, so a subject's findings depend on nothing but the context.
 import type { Conversation, Finding } from '../protocol.js';
 import type { ConversationRule, ExchangeRule, FindingDraft, LintContext, Rule } from './rule.js';
+import { experimentFlags, hasExperiments, isExperimentOrigin } from '../thread/experiments.js';
 
 /** What checking one subject gave: findings, and the rules that threw on it (a bug).
  *  Read-only: an empty answer is one shared object. */
@@ -102,19 +103,45 @@ export function sortFindings(findings: Finding[]): Finding[] {
 // subject (on 100k exchanges that would be millions of short-lived functions), and lists
 // made only for a subject that reports something. Hazard: rules report synchronously,
 // while their subject is being checked; `start` begins the next subject.
+// It also keeps client rules (`about: 'client'`) off the Console's experiments: a finding
+// of one at an exchange that is an experiment (its round in the subject descends from a
+// fork, edit, re-send or tamper test, or its record says the Console made it so) is dropped.
 class Reporter {
   rule: Rule | null = null;
   #ctx: LintContext | null = null;
   #subject: Conversation | null = null;
   #findings: Finding[] | null = null;
   #failures: Finding[] | null = null;
+  /** Exchanges of the subject's rounds that are experiments; null until a client rule asks. */
+  #experiments: Set<number> | null = null;
 
   start(ctx: LintContext, subject: Conversation | null): this {
     this.#ctx = ctx;
     this.#subject = subject;
     this.#findings = null;
     this.#failures = null;
+    this.#experiments = null;
     return this;
+  }
+
+  /** The exchange is a Console experiment, as seen from the subject being checked. */
+  #experiment(seq: number): boolean {
+    const subject = this.#subject;
+    if (subject !== null) {
+      if (this.#experiments === null) {
+        this.#experiments = new Set();
+        if (hasExperiments(subject.rounds)) {
+          const flags = experimentFlags(subject.rounds);
+          subject.rounds.forEach((r, i) => { if (flags[i]) this.#experiments!.add(r.exchange); });
+        }
+      }
+      if (this.#experiments.has(seq)) return true;
+    }
+    try {
+      return isExperimentOrigin(this.#ctx!.record(seq).origin?.kind);
+    } catch {
+      return false; // a seq not in the capture: nothing says it is one
+    }
   }
 
   failed(f: Finding): void {
@@ -128,11 +155,13 @@ class Reporter {
     this.#subject = null;
     this.#findings = null;
     this.#failures = null;
+    this.#experiments = null;
     return out;
   }
 
   readonly report = (d: FindingDraft): void => {
     const rule = this.rule!;
+    if (rule.about === 'client' && this.#experiment(d.exchange)) return;
     const subject = this.#subject;
     (this.#findings ??= []).push({
       rule: rule.id,

@@ -79,6 +79,11 @@ interface RuleBase {
   /** The transport the rule is about, when only one: HTTP rules never fire on stdio traffic
    *  (which has no headers or statuses), stdio rules never on HTTP. Absent: both. */
   transport?: 'http' | 'stdio';
+  /** Set on a rule that judges what the client did (the ids, tokens, answers and headers it
+   *  sends). Such a rule never reports on a Console experiment (a fork, edit, re-send or
+   *  tamper test: thread/experiments.ts): that request is the developer's test, not the
+   *  client's behaviour. Absent: the rule judges the server, or the traffic as such. */
+  about?: 'client';
 }
 
 /** Checks one conversation (a chain of rounds). */

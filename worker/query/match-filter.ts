@@ -3,6 +3,7 @@
 // matches nothing) and a subject's text is read at most once, and only when needed.
 import type { Conversation, Finding } from '../protocol.js';
 import type { CompareOp, FilterSubject, FilterTerm } from './filter-terms.js';
+import { callRounds } from '../thread/experiments.js';
 
 /**
  * True when `text` matches `pattern`, where `*` matches any run of characters (including
@@ -70,7 +71,8 @@ function holds(t: FilterTerm, s: FilterSubject, lowered: () => string): boolean 
     case 'task': return c.task?.status === t.value;
     // Any round: a captured conversation with an edit branch is found by origin:edit.
     case 'origin': return c.rounds.some((r) => r.origin === t.value);
-    case 'rounds': return num(t.value) && compare(c.rounds.length, t.op, t.value);
+    // The call's own rounds, as its row counts them (the Console's experiments apart).
+    case 'rounds': return num(t.value) && compare(callRounds(c.rounds).own.length, t.op, t.value);
     case 'exchange': return num(t.value) && c.exchanges.some((x) => compare(x, t.op, t.value));
     default: return false;
   }

@@ -11,6 +11,7 @@ import {
   type DraftChange, type DraftError, type TamperPlan, type TamperResult, type TamperSubject, type TamperTest, type Transport,
 } from '../console/index.js';
 import { credentialsNotice } from '../console/replay-report.js';
+import { proxyError } from '../console/exchange.js';
 import type { ReplayChangeView, ReplayOutcomeView, ReplayView, ResendDraftView, ResendView, TamperTestView, TamperView } from '../view/console-types.js';
 
 export type Persist = (records: ExchangeRecord[]) => Promise<string | null>;
@@ -39,17 +40,33 @@ export function checkDraft(original: string, text: string): { error: DraftError 
   return { error: parsed.ok ? null : parsed.error, changes: diffDraft(original, text) };
 }
 
-/** Sends an edited draft of `from` to `url`; the new exchange is linked to the original. */
-export async function resend(draft: { url: string; from: string; original: string }, text: string, send: Transport, persist: Persist): Promise<ResendView | { error: DraftError }> {
+/** What the page sends a draft with: where to, what it was made from, whether the URL was
+ *  changed by hand (`moved`), and the fresh id it offered (`fresh`) when the draft went with it. */
+export interface ResendTarget { url: string; from: string; original: string; moved?: boolean; fresh?: string | number }
+
+/**
+ * Sends an edited draft of `from` to `url`; the new exchange is linked to the original. When
+ * it went with the fresh id the page offered, the answer carries the draft with the next
+ * fresh id: every send of one panel is a new request, as a real client's would be.
+ */
+export async function resend(draft: ResendTarget, text: string, send: Transport, persist: Persist): Promise<ResendView | { error: DraftError }> {
   const r = await resendRecord(draft, text, send, { seq: 0 });
   if (!r.ok) return { error: r.error };
+  let next: ResendView['next'];
+  if (draft.fresh !== undefined && r.id === draft.fresh) {
+    const id = freshRequestId(draft.fresh);
+    const nextText = draftWithId(text, id);
+    if (nextText !== null) next = { id, text: nextText };
+  }
   const session = (await persist([r.record])) ?? '';
   const reading = r.reading;
   const answer = reading.kind === 'failed' ? reading.message : JSON.stringify(reading.kind === 'error' ? { error: reading.error } : reading.result, null, 2);
   const status = r.record.response?.status ?? 0;
   // Status 0 is no answer at all: say what happened and what to do, not "HTTP 0".
-  const summary = reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading);
-  return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session };
+  // A proxy's own answer (the relay's 502) names the cause: show it, not "no answer to id".
+  const cause = reading.kind === 'failed' && status > 0 ? proxyError(r.record.response?.body) : null;
+  const summary = cause ?? (reading.kind === 'failed' && status === 0 ? explainSendFailure(reading.message, draft.url) : summarize(reading));
+  return { status, summary, answer, recordId: r.record.id, derivedFrom: draft.from, session, ...(next !== undefined ? { next } : {}) };
 }
 
 function view(r: TamperResult): TamperTestView {

@@ -7,7 +7,7 @@ import type { CallSpec, ClientSetup, ResendDraftView, ResendView, ServerCatalog,
 import type { DraftError } from '../console/index.js';
 import { toolNames } from '../decode/tool-names.js';
 import { loadCatalog } from './console-catalog.js';
-import { checkDraft, resend, resendDraft, resendWithId } from './console-runs.js';
+import { checkDraft, resend, resendDraft, resendWithId, type ResendTarget } from './console-runs.js';
 import { checkForm } from './console-step.js';
 import { fail, type ServiceContext } from './context.js';
 
@@ -62,7 +62,7 @@ export function createConsoleService({ store, link, step }: Pick<ServiceContext,
     resendWithId(text: string, id: string | number) { return resendWithId(text, id); },
     resendCheck(original: string, text: string) { return checkDraft(original, text); },
     /** Sends an edited draft through the page; the new exchange is derived from the original. */
-    async resend(draft: { url: string; from: string; original: string }, text: string): Promise<Answer<ResendView, ErrorInfo & DraftError>> {
+    async resend(draft: ResendTarget, text: string): Promise<Answer<ResendView, ErrorInfo & DraftError>> {
       const r = await resend(draft, text, send, keep);
       return 'error' in r ? { ok: false, error: { kind: 'invalid', ...r.error } } : { ok: true, value: r };
     },

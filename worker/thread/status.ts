@@ -1,5 +1,7 @@
-// A conversation's status from its latest round, and for a task from the task's status.
+// A conversation's status from its latest round of its own (a Console experiment that joined
+// it never changes it: thread/experiments.ts), and for a task from the task's status.
 import type { Conversation, ConversationStatus, ExchangeRecord } from '../protocol.js';
+import { lastCallRound } from './experiments.js';
 
 /** Each exchange's state by seq: a Map, or anything with its `get`. */
 interface StatesBySeq { get(seq: number): ExchangeRecord['state'] | undefined }
@@ -8,7 +10,7 @@ interface StatesBySeq { get(seq: number): ExchangeRecord['state'] | undefined }
  *  its terminal status (cancelled reads as abandoned: the client gave up); until then a
  *  complete answer (a poll, an update) leaves it in progress. */
 export function statusOf(c: Conversation, final: boolean, states?: StatesBySeq): ConversationStatus {
-  const last = c.rounds[c.rounds.length - 1];
+  const last = c.rounds[lastCallRound(c.rounds)];
   if (c.task !== undefined) {
     const s = c.task.status;
     if (s === 'completed') return 'complete';

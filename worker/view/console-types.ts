@@ -172,6 +172,8 @@ export interface ResendView {
   recordId: string;
   derivedFrom: string;
   session: string;
+  /** The draft with the next fresh JSON-RPC id, when this one went with the fresh id offered. */
+  next?: { id: string | number; text: string };
 }
 
 /** A task the Console drives (tasks extension), after every command. */

@@ -2,6 +2,7 @@
 // requests whole (for the cards), the tokens read with that server's key, how it was
 // linked, the gap since the round it continues, and a diff against that round.
 import { branchesOf } from '../thread/branches.js';
+import { callRounds, experimentFlags } from '../thread/experiments.js';
 import type { Analysis } from '../analysis.js';
 import { diffRounds } from '../diff/round-diff.js';
 import { asObject, own } from '../decode/meta.js';
@@ -115,6 +116,8 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
   const requests: (RpcMessage | undefined)[] = c.rounds.map((r) => index.bySeq.get(r.exchange)?.decoded.sent[r.message]);
   const payloads: unknown[] = [];
   const rounds: RoundView[] = [];
+  const call = callRounds(c.rounds);
+  const tried = call.experiment ? null : experimentFlags(c.rounds);
   for (let i = 0; i < c.rounds.length; i++) {
     const r = c.rounds[i];
     const e = index.bySeq.get(r.exchange);
@@ -159,6 +162,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
       findings: findings.filter((f) => f.exchange === r.exchange).length,
       ...(r.task !== undefined ? { task: { step: r.task.step, status: r.task.status, polls: 1 + (r.task.polls?.length ?? 0) } } : {}),
       ...(r.origin !== undefined ? { origin: r.origin } : {}),
+      ...(tried?.[i] ? { experiment: true as const } : {}),
     });
   }
   const card = taskCardView(c, index);
@@ -167,6 +171,8 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
     rounds,
     branches: branchesOf(c.rounds),
+    callRounds: call.own.length,
+    ...(call.experiment ? { experiment: true as const } : {}),
     findings: findings.map(findingView),
     ...(card !== null ? { task: card } : {}),
   };

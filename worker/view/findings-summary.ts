@@ -1,7 +1,10 @@
 // The page's session-wide findings summary: findings repeated on one server (same rule,
 // same severity) become one entry with a count and its occurrences, as in the text report;
 // the rest stay one entry each. Pure, so the CLI's grouping and the page's cannot drift.
-import type { Conversation, Finding, Severity } from '../protocol.js';
+// Findings about the Console's experiments (forks, edits, re-sends, tamper tests) are grouped
+// apart: each is the server's answer to a test the developer ran, not a fault of the session.
+import type { Conversation, Finding, OriginKind, Severity } from '../protocol.js';
+import { experimentFlags, hasExperiments, isExperimentOrigin } from '../thread/experiments.js';
 import { groupFindings } from '../report/group-findings.js';
 import { serverOf } from '../tokens/server-of.js';
 
@@ -33,8 +36,12 @@ export interface FindingsEntry {
 
 export interface FindingsSummary {
   entries: FindingsEntry[];
-  /** Findings in all (the sum of the counts). */
+  /** Findings in all (the sum of the counts), the Console's experiments' not included. */
   total: number;
+  /** The findings about the Console's experiments, grouped the same way, apart. */
+  experiments: FindingsEntry[];
+  /** How many findings `experiments` holds. */
+  experimentTotal: number;
 }
 
 const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -47,13 +54,24 @@ const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
  */
 export function findingsSummary(
   findings: readonly Finding[],
-  records: readonly { seq: number; id: string; startedAt?: number; request: { url: string } }[],
+  records: readonly { seq: number; id: string; startedAt?: number; request: { url: string }; origin?: { kind: OriginKind } }[],
   conversations: Iterable<Conversation> = [],
 ): FindingsSummary {
   const bySeq = new Map<number, { id: string; url: string; at: number | null }>();
-  for (const r of records) bySeq.set(r.seq, { id: r.id, url: r.request.url, at: r.startedAt ?? null });
+  const tried = new Set<number>();
+  for (const r of records) {
+    bySeq.set(r.seq, { id: r.id, url: r.request.url, at: r.startedAt ?? null });
+    if (isExperimentOrigin(r.origin?.kind)) tried.add(r.seq);
+  }
   const byId = new Map<string, Conversation>();
-  for (const c of conversations) byId.set(c.id, c);
+  for (const c of conversations) {
+    byId.set(c.id, c);
+    if (!hasExperiments(c.rounds)) continue;
+    const flags = experimentFlags(c.rounds);
+    c.rounds.forEach((r, i) => { if (flags[i]) tried.add(r.exchange); });
+  }
+  const own = findings.filter((f) => !tried.has(f.exchange));
+  const apart = own.length === findings.length ? [] : findings.filter((f) => tried.has(f.exchange));
   const callOf = (f: Finding): { call: string | null; round: number | null } => {
     const c = f.conversation === null ? undefined : byId.get(f.conversation);
     if (!c) return { call: null, round: null };
@@ -71,6 +89,13 @@ export function findingsSummary(
     exchange: f.exchange, exchangeId: bySeq.get(f.exchange)?.id ?? null, conversation: f.conversation,
     ...callOf(f), at: bySeq.get(f.exchange)?.at ?? null, message: f.message,
   });
+  const group = (list: readonly Finding[]): FindingsEntry[] => entriesOf(list, server, occurrence);
+  return { entries: group(own), total: own.length, experiments: group(apart), experimentTotal: apart.length };
+}
+
+/** Groups findings into entries: errors first, then warnings, then infos; within a
+ *  severity, in the order of their first finding. */
+function entriesOf(findings: readonly Finding[], server: (seq: number) => string, occurrence: (f: Finding) => FindingOccurrence): FindingsEntry[] {
   const { groups, rest } = groupFindings(findings, server);
   const first = new Map<Finding, number>();
   findings.forEach((f, i) => first.set(f, i));
@@ -85,5 +110,5 @@ export function findingsSummary(
     })),
   ];
   ranked.sort((x, y) => RANK[x.entry.severity] - RANK[y.entry.severity] || x.at - y.at);
-  return { entries: ranked.map((r) => r.entry), total: findings.length };
+  return ranked.map((r) => r.entry);
 }

@@ -4,6 +4,7 @@
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
 import { matchesFilter, parseFilter, searchText, type FilterTerm } from '../query/index.js';
 import type { Built } from './session-model.js';
+import { callErrors } from './conversation-summary.js';
 import type { ConversationList, ConversationSummary, FilterState, ListUpdate } from './types.js';
 
 /** The records and decoded exchanges of one conversation, in capture order. */
@@ -54,10 +55,11 @@ export function listOf(b: Built, filterText: string, textOf?: TextOf): Conversat
   let warnings = 0;
   let expected = 0;
   for (const row of items) {
-    // A tamper test is meant to be refused: what it draws is its result, not the server's fault.
+    // A Console experiment's findings are its result, not the server's or the client's fault.
+    const own = callErrors(row);
     const t = row.expected;
-    errors += row.findings.error - (t?.error ?? 0);
-    warnings += row.findings.warning - (t?.warning ?? 0);
+    errors += own.error;
+    warnings += own.warning;
     if (t) expected += t.error + t.warning;
   }
   if (filtered) {

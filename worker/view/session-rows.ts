@@ -8,6 +8,7 @@
 import type { Conversation } from '../protocol.js';
 import type { EngineStep } from '../engine/analysis-engine.js';
 import type { ConversationSummary } from './types.js';
+import { callErrors } from './conversation-summary.js';
 
 /** A conversation and its row. */
 export interface RowEntry { conversation: Conversation; row: ConversationSummary }
@@ -101,11 +102,12 @@ export class SessionRows {
     if (row !== undefined) this.#count(row, -1);
   }
 
-  // As `listOf` counts: a tamper test is meant to be refused, so its findings are apart.
+  // As `listOf` counts: a Console experiment's findings are apart.
   #count(row: ConversationSummary, sign: 1 | -1): void {
     const t = row.expected;
-    this.#errors += sign * (row.findings.error - (t?.error ?? 0));
-    this.#warnings += sign * (row.findings.warning - (t?.warning ?? 0));
+    const own = callErrors(row);
+    this.#errors += sign * own.error;
+    this.#warnings += sign * own.warning;
     if (t) this.#expected += sign * (t.error + t.warning);
   }
 }

@@ -28,6 +28,7 @@ export interface ConversationSummary {
   method: string;
   name: string | null;
   era: Era;
+  /** The call's own rounds (the Console's experiments in it are `experiments`). */
   rounds: number;
   status: ConversationStatus;
   findings: FindingCounts;
@@ -51,8 +52,17 @@ export interface ConversationSummary {
   run?: string;
   /** How many branches its rounds form, when more than one (forks, edits, re-used tokens). */
   branches?: number;
-  /** Of `findings`, those about its tamper tests' exchanges (expected results), when any. */
+  /**
+   * Findings about the Console's experiments in it (forks, edits, re-sends, tamper tests and
+   * the rounds that continue them), when any: each is the server's answer to an experiment,
+   * never the client's fault. Apart from `findings`, except for a conversation that is all
+   * experiment (`experiment`), whose findings are these.
+   */
   expected?: FindingCounts;
+  /** The conversation is a Console experiment of its own (no round of a client's call in it). */
+  experiment?: true;
+  /** Rounds the Console's experiments added, apart from `rounds` (the call's own), when any. */
+  experiments?: number;
 }
 
 /** What the status bar counts (over the shown view). */
@@ -64,8 +74,9 @@ export interface ListStats {
   /** The whole session, before filtering. */
   totalConversations: number;
   /**
-   * Errors and warnings about tamper tests (Console origin `tamper`): a tampered request is
-   * meant to be refused, so these are expected results, counted here and not in errors/warnings.
+   * Errors and warnings about the Console's experiments (forks, edits, re-sends, tamper
+   * tests): the server's answers to the developer's tests (a tampered request is meant to be
+   * refused), counted here and not in errors/warnings.
    */
   expected: number;
   filtered: boolean;
@@ -164,6 +175,9 @@ export interface RoundView {
   task?: { step: TaskStep; status: string | null; polls: number };
   /** The Console action that sent it, when the Console did. */
   origin?: OriginKind;
+  /** Part of a Console experiment (a fork, edit, re-send or tamper test, or a round that
+   *  continues one) in a call it joined: judged as the experiment's result, not the call's. */
+  experiment?: true;
 }
 
 /**
@@ -242,6 +256,11 @@ export interface ConversationView {
   rounds: RoundView[];
   /** The rounds' branches (one for a straight chain), for drawing the branch tree. */
   branches: BranchView[];
+  /** How many rounds are the call's own (its status is theirs); the rest are the Console's
+   *  experiments in it (RoundView.experiment). */
+  callRounds: number;
+  /** The conversation is a Console experiment of its own (ConversationSummary.experiment). */
+  experiment?: true;
   findings: FindingView[];
   /** The task card, for a conversation that holds a task. */
   task?: TaskCardView;

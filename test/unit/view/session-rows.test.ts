@@ -10,8 +10,9 @@ function conv(id: string, firstSeq: number): Conversation {
   return { id, method: 'tools/call', name: id, era: '2026-07-28', client: null, exchanges: [firstSeq], status: 'complete', rounds: [] };
 }
 
-/** Rows whose findings the test sets per id (errors, warnings; `expected` for tamper tests). */
-function summarizer(findings: Record<string, { error?: number; warning?: number; expected?: Partial<FindingCounts> }> = {}) {
+/** Rows whose findings the test sets per id (the call's errors and warnings; `expected` for
+ *  the Console's experiments in it; `experiment` for a row that is all experiment). */
+function summarizer(findings: Record<string, { error?: number; warning?: number; expected?: Partial<FindingCounts>; experiment?: true }> = {}) {
   let calls = 0;
   const summarize = (c: Conversation): ConversationSummary => {
     calls += 1;
@@ -22,6 +23,7 @@ function summarizer(findings: Record<string, { error?: number; warning?: number;
       findings: { error: f.error ?? 0, warning: f.warning ?? 0, info: 0 }, firstSeq: c.exchanges[0], startedAt: 0, durationMs: null,
       hasState: false, ambiguous: false, httpStatus: null,
       ...(e ? { expected: { error: e.error ?? 0, warning: e.warning ?? 0, info: 0 } } : {}),
+      ...(f.experiment ? { experiment: true as const } : {}),
     };
   };
   return { summarize, calls: () => calls };
@@ -73,16 +75,22 @@ describe('session rows', () => {
     expect(rows.byId.has('c1')).toBe(false);
   });
 
-  it('sum errors and warnings over the rows, tamper tests\' expected findings apart, as rows change and go', () => {
+  it('sum errors and warnings over the rows, the Console\'s experiments\' findings apart, as rows change and go', () => {
     const rows = new SessionRows();
-    const findings: Parameters<typeof summarizer>[0] = { c0: { error: 2, warning: 1 }, c1: { error: 3, warning: 1, expected: { error: 2, warning: 1 } } };
+    const findings: Parameters<typeof summarizer>[0] = {
+      c0: { error: 2, warning: 1 },
+      // A call with its own error and an experiment's findings; a row that is all experiment.
+      c1: { error: 1, warning: 0, expected: { error: 2, warning: 1 } },
+      c2: { error: 1, warning: 1, expected: { error: 1, warning: 1 }, experiment: true },
+    };
     const s = summarizer(findings);
-    rows.update({ conversations: [conv('c0', 0), conv('c1', 1)], changed: new Set(['c0', 'c1']), removed: none, full: true }, s.summarize);
-    expect(rows.counts()).toEqual({ errors: 3, warnings: 1, expected: 3 });
+    const all = [conv('c0', 0), conv('c1', 1), conv('c2', 2)];
+    rows.update({ conversations: all, changed: new Set(['c0', 'c1', 'c2']), removed: none, full: true }, s.summarize);
+    expect(rows.counts()).toEqual({ errors: 3, warnings: 1, expected: 5 });
     findings.c0 = { error: 0, warning: 4 };
-    rows.update({ conversations: [conv('c0', 0), conv('c1', 1)], changed: new Set(['c0']), removed: none, full: false }, s.summarize);
-    expect(rows.counts()).toEqual({ errors: 1, warnings: 4, expected: 3 });
-    rows.update({ conversations: [conv('c0', 0)], changed: none, removed: new Set(['c1']), full: true }, s.summarize);
+    rows.update({ conversations: all, changed: new Set(['c0']), removed: none, full: false }, s.summarize);
+    expect(rows.counts()).toEqual({ errors: 1, warnings: 4, expected: 5 });
+    rows.update({ conversations: [conv('c0', 0)], changed: none, removed: new Set(['c1', 'c2']), full: true }, s.summarize);
     expect(rows.counts()).toEqual({ errors: 0, warnings: 4, expected: 0 });
   });
 

@@ -11,6 +11,7 @@ import { answeredInputs } from '../support-input.js';
  */
 export const elicitContentSchema: ConversationRule = {
   id: 'elicit/content-schema',
+  about: 'client',
   tier: 1,
   severity: 'warning',
   clause: 'elic:450-461',

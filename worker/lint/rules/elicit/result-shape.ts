@@ -9,6 +9,7 @@ const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 /** ts:3134-3149. Values that look like another result kind go to response-kind-mismatch. */
 export const elicitResultShape: ConversationRule = {
   id: 'elicit/result-shape',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'ts:3134-3149',

@@ -19,6 +19,7 @@ function missingTypes(raw: string | undefined): readonly string[] {
 /** shttp:76-77. Both types must be listed by name; a wildcard does not list them. */
 export const httpAccept: ExchangeRule = {
   id: 'http/accept',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'shttp:76-77',

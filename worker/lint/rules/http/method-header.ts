@@ -6,6 +6,7 @@ import { describe } from '../support.js';
 /** shttp:288-293. */
 export const httpMethodHeader: ExchangeRule = {
   id: 'http/method-header',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'shttp:288-293',

@@ -6,6 +6,7 @@ import { describe } from '../support.js';
 /** shttp:291-297. */
 export const httpNameHeader: ExchangeRule = {
   id: 'http/name-header',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'shttp:291-297',

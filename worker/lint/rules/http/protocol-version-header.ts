@@ -6,6 +6,7 @@ import { describe } from '../support.js';
 /** shttp:252-261. */
 export const httpProtocolVersionHeader: ExchangeRule = {
   id: 'http/protocol-version-header',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'shttp:252-261',

@@ -36,6 +36,7 @@ function build(ctx: LintContext): Map<string, { seq: number; minted: boolean }[]
  *  re-initializes without the header (L-tx:213-215), which starts over. */
 export const legacySessionHeaderMissing: ExchangeRule = {
   id: 'legacy/session-header-missing',
+  about: 'client',
   tier: 2,
   severity: 'error',
   clause: 'L-tx:206-208',

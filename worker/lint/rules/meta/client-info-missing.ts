@@ -6,6 +6,7 @@ import { describe, MODERN, requestsOf } from '../support.js';
 /** base:384-385. */
 export const metaClientInfoMissing: ExchangeRule = {
   id: 'meta/client-info-missing',
+  about: 'client',
   tier: 1,
   severity: 'warning',
   clause: 'base:384-385',

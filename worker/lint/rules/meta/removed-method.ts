@@ -11,6 +11,7 @@ const REMOVED = new Set([
 /** cl:14-22. Requests and notifications in either direction. */
 export const metaRemovedMethod: ExchangeRule = {
   id: 'meta/removed-method',
+  about: 'client',
   tier: 2,
   severity: 'warning',
   clause: 'cl:14-22',

@@ -6,6 +6,7 @@ import { describe, MODERN, requestsOf } from '../support.js';
 /** base:367-382. The server's expected answer is -32602 with HTTP 400. */
 export const metaRequiredMissing: ExchangeRule = {
   id: 'meta/required-missing',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'base:367-382',

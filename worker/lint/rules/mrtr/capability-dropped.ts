@@ -12,6 +12,7 @@ const CAPABILITY: Readonly<Record<string, string>> = {
 /** ts:96. */
 export const capabilityDropped: ConversationRule = {
   id: 'mrtr/capability-dropped',
+  about: 'client',
   tier: 2,
   severity: 'info',
   clause: 'ts:96',

@@ -18,6 +18,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
  */
 export const responseKindMismatch: ConversationRule = {
   id: 'mrtr/response-kind-mismatch',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'ts:541-542',

@@ -1,6 +1,7 @@
 // A retry answers every key the previous round asked for.
 import type { ConversationRule } from '../../rule.js';
 import { retryPairs, roundLabel, show } from '../support.js';
+import { lastCallRound } from '../../../thread/experiments.js';
 import { missingResponses } from '../support-input.js';
 
 /**
@@ -12,6 +13,7 @@ import { missingResponses } from '../support-input.js';
  */
 export const responseMissing: ConversationRule = {
   id: 'mrtr/response-missing',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:251, ts:601-604',
@@ -21,7 +23,7 @@ export const responseMissing: ConversationRule = {
     for (const { prev, prevIndex, round, index } of retryPairs(c)) {
       const missing = missingResponses(prev, round);
       if (missing.length === 0) continue;
-      const ends = index === c.rounds.length - 1 && (round.outcome === 'complete' || round.outcome === 'error');
+      const ends = index === lastCallRound(c.rounds) && (round.outcome === 'complete' || round.outcome === 'error');
       const list = missing.map((k) => `${show(k)} (${prev.inputRequests?.[k] ?? '?'})`).join(', ');
       report({
         exchange: round.exchange,

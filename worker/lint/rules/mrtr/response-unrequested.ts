@@ -5,6 +5,7 @@ import { retryPairs, roundLabel, show } from '../support.js';
 /** mrtr:264. */
 export const responseUnrequested: ConversationRule = {
   id: 'mrtr/response-unrequested',
+  about: 'client',
   tier: 1,
   severity: 'info',
   clause: 'mrtr:264',

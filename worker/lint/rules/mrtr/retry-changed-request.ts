@@ -9,6 +9,7 @@ import { canonical, clip, mrtrRoundCount, roundLabel, sameCanonical, show } from
  */
 export const retryChangedRequest: ConversationRule = {
   id: 'mrtr/retry-changed-request',
+  about: 'client',
   tier: 1,
   severity: 'info',
   clause: 'mrtr:37, 215',

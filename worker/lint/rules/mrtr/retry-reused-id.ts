@@ -6,6 +6,7 @@ import { mrtrRoundCount, roundLabel, sameRpcId, show } from '../support.js';
  *  type and value ("1" and 1 differ). Ambiguous rounds are skipped (their chain is a guess). */
 export const retryReusedId: ConversationRule = {
   id: 'mrtr/retry-reused-id',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:256, tools:234',

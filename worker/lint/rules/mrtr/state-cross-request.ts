@@ -13,6 +13,7 @@ import { describe, roundLabel, sameCanonical, show } from '../support.js';
  */
 export const stateCrossRequest: ConversationRule = {
   id: 'mrtr/state-cross-request',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:257',

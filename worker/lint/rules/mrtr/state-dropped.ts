@@ -5,6 +5,7 @@ import { retryPairs, roundLabel, show } from '../support.js';
 /** mrtr:254. */
 export const stateDropped: ConversationRule = {
   id: 'mrtr/state-dropped',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:254',

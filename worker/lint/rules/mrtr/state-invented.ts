@@ -5,6 +5,7 @@ import { retryPairs, roundLabel, show } from '../support.js';
 /** mrtr:255. About linked retries; an unknown token on a first round is not this rule. */
 export const stateInvented: ConversationRule = {
   id: 'mrtr/state-invented',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:255',

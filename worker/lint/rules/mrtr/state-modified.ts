@@ -5,6 +5,7 @@ import { firstDiffByte, retryPairs, roundLabel, show } from '../support.js';
 /** mrtr:254. Only rounds linked to their chain (state or match), never ambiguous ones. */
 export const stateModified: ConversationRule = {
   id: 'mrtr/state-modified',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'mrtr:254',

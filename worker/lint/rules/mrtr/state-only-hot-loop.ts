@@ -11,6 +11,7 @@ const SEVERAL = 2;
 /** mrtr:252-253, ts:579-580. An annotation, not a breach. Reported once per chain, at the retry that makes it "several". */
 export const stateOnlyHotLoop: ConversationRule = {
   id: 'mrtr/state-only-hot-loop',
+  about: 'client',
   tier: 2,
   severity: 'info',
   clause: 'mrtr:252-253, ts:579-580',

@@ -25,6 +25,7 @@ function usesOf(ctx: LintContext, token: string): readonly Use[] {
 /** mrtr:257. Reported on the later of two overlapping requests, once per request. */
 export const stateParallelReuse: ConversationRule = {
   id: 'mrtr/state-parallel-reuse',
+  about: 'client',
   tier: 1,
   severity: 'warning',
   clause: 'mrtr:257',

@@ -6,6 +6,7 @@ import { describe, requestsOf, show } from '../support.js';
 /** ts:2210. Harmless, but a sign the client copied a whole Result envelope. */
 export const resultTypeInInputResponse: ExchangeRule = {
   id: 'result/type-in-input-response',
+  about: 'client',
   tier: 2,
   severity: 'info',
   clause: 'ts:2210',

@@ -7,6 +7,7 @@ import { answeredInputs } from '../support-input.js';
 /** roots:100-101. */
 export const rootsResultShape: ConversationRule = {
   id: 'roots/result-shape',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'roots:100-101',

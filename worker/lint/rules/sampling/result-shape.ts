@@ -7,6 +7,7 @@ import { answeredInputs } from '../support-input.js';
 /** ts:2210-2228. Values that look like another result kind go to response-kind-mismatch. */
 export const samplingResultShape: ConversationRule = {
   id: 'sampling/result-shape',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'ts:2210-2228',

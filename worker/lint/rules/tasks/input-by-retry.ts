@@ -7,6 +7,7 @@ import { ledgerOf } from '../support-task.js';
  *  answers the keys the task's latest poll asked for. */
 export const tasksInputByRetry: ConversationRule = {
   id: 'tasks/input-by-retry',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'tasks:588-591',

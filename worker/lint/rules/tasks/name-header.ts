@@ -9,6 +9,7 @@ import { taskRequests } from '../support-task.js';
 /** tasks:509-511. */
 export const tasksNameHeader: ExchangeRule = {
   id: 'tasks/name-header',
+  about: 'client',
   tier: 1,
   severity: 'error',
   clause: 'tasks:509-511',

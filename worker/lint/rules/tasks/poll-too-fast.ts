@@ -11,6 +11,7 @@ const SLACK = 0.9;
  *  latest answer before the second poll asked for. Reported once per task, with a count. */
 export const tasksPollTooFast: ConversationRule = {
   id: 'tasks/poll-too-fast',
+  about: 'client',
   tier: 2,
   severity: 'info',
   clause: 'tasks:104-148',

@@ -10,6 +10,7 @@ import { ledgerOf } from '../support-task.js';
  *  again: the client answers what it was asked, and tasks/key-reused blames the server. */
 export const tasksUpdateNotOutstanding: ConversationRule = {
   id: 'tasks/update-not-outstanding',
+  about: 'client',
   tier: 1,
   severity: 'warning',
   clause: 'tasks:362-364, 377-379',
