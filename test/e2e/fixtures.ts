@@ -1,6 +1,7 @@
 // The one fixtures file for browser tests. Import `test` and `expect` from here:
 //   mcpServer  a local MCP-like server (test-server.ts), stopped after the test
 //   inspector  the app opened at `/`, capturing, with helpers to drive and inspect it
+//   context    signed in: it opened the link printed at start (the page token), so it holds the page cookie
 //   relay      the relay of the server under test (token and JSONL set in playwright.config.ts), and
 //              the official SDK v2 client run against it as a separate Node process
 // Every fixture stops what it started. Waits are on conditions, never on the clock.
@@ -11,10 +12,10 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type Browser, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
 import { PROTOCOL_VERSION, type ExchangeRecord } from '../../worker/protocol.ts';
-import { RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
+import { PAGE_TOKEN, RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-server.ts';
 
 export { expect };
@@ -335,7 +336,23 @@ export function watchRelayFeed(page: Page): RelayFeedWatch & { ready: Promise<un
   return { connected, ready: w.routed, drained: async () => [...bodies] };
 }
 
+/**
+ * Lets a browser context in as the developer's browser is: by opening the link printed at
+ * start, which trades the page token for the HttpOnly page cookie (the context's request
+ * shares its cookie jar). Every server the tests start takes PAGE_TOKEN in its env or options.
+ */
+export async function signIn(context: BrowserContext, origin: string): Promise<void> {
+  const r = await context.request.get(`${origin}/?token=${PAGE_TOKEN}`, { maxRedirects: 0 });
+  if (r.status() !== 303) throw new Error(`signing in at ${origin} answered ${r.status()}, not the 303 of a good page token`);
+}
+
+export { PAGE_TOKEN };
+
 export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest }>({
+  context: async ({ context, baseURL }, use) => {
+    if (baseURL) await signIn(context, baseURL);
+    await use(context);
+  },
   mcpServer: async ({}, use) => {
     const server = await startTestMcpServer();
     try {
@@ -772,6 +789,7 @@ export function workerBuildId(page: Page): Promise<string> {
 export async function serverBuildId(browser: Browser, baseURL: string): Promise<string> {
   const context = await browser.newContext({ baseURL });
   try {
+    await signIn(context, baseURL);
     const page = await context.newPage();
     await new InspectorPage(page).open();
     return await workerBuildId(page);
@@ -814,7 +832,7 @@ export const deploymentTest = test.extend<{ deployment: Deployment }>({
       await cp(BUILT_WEB, webRoot, { recursive: true });
       const server = await startInspectorServer({
         webRoot, port: 0,
-        relay: { token: randomBytes(24).toString('base64url'), jsonlPath: join(dir, 'relay-capture.jsonl') },
+        relay: { token: randomBytes(24).toString('base64url'), pageToken: PAGE_TOKEN, jsonlPath: join(dir, 'relay-capture.jsonl'), relayDir: dir },
       });
       try {
         await use({ origin: server.origin, webRoot });

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
@@ -25,6 +25,9 @@ function runDir(): string {
 }
 export const RELAY_JSONL = join((process.env.MRTR_E2E_RELAY_DIR ??= runDir()), 'relay-capture.jsonl');
 export const RELAY_TOKEN = (process.env.MRTR_E2E_RELAY_TOKEN ??= randomBytes(24).toString('base64url'));
+// The token of the link that lets a browser in (server/relay/page-login.ts): passed to the
+// server in its env, never argv, and exchanged for the page cookie by each test's context.
+export const PAGE_TOKEN = (process.env.MRTR_E2E_PAGE_TOKEN ??= randomBytes(24).toString('base64url'));
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run',
@@ -63,6 +66,6 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Keep the relay's capture file and target list away from a developer's own.
-    env: { MRTR_RELAY_JSONL: RELAY_JSONL, MRTR_RELAY_TOKEN: RELAY_TOKEN },
+    env: { MRTR_RELAY_JSONL: RELAY_JSONL, MRTR_RELAY_TOKEN: RELAY_TOKEN, MRTR_PAGE_TOKEN: PAGE_TOKEN, MRTR_RELAY_DIR: dirname(RELAY_JSONL) },
   },
 });
