@@ -101,7 +101,7 @@ export class Resend {
     if (!d || this.#busy) return Promise.resolve();
     this.#busy = true;
     return run(this.#host, async (api) => {
-      const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
+      const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay, true);
       if (!url) return;
       const r = await api.console.resend({ ...d, url }, this.#text);
       if (!r.ok) { this.#error = r.error; return; }
