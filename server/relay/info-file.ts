@@ -47,7 +47,7 @@ export function removeInfoFile(path: string): void {
 }
 
 /** Reads the file of the inspector on `port`: the details, or why they cannot be used. */
-export function readInfoFile(dir: string, port: number): InspectorInfo | { problem: string } {
+export function readInfoFile(dir: string, port: number): InspectorInfo | { problem: string; absent?: true } {
   const path = infoFilePath(dir, port);
   try {
     ensurePrivateDir(dir, true);
@@ -58,7 +58,7 @@ export function readInfoFile(dir: string, port: number): InspectorInfo | { probl
     return { url: v.url, pageUrl: v.pageUrl, token: v.token, proofKey: v.proofKey, pid: typeof v.pid === 'number' ? v.pid : 0 };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') return { problem: `no inspector of yours is running on port ${port} (${path} is missing). Start it with \`npm start\` or \`npx mrtr-inspector\` (add --port ${port} if it is not the default).` };
+    if (e.code === 'ENOENT') return { absent: true, problem: `no inspector of yours is running on port ${port} (${path} is missing). Start it with \`npm start\` or \`npx mrtr-inspector\` (add --port ${port} if it is not the default).` };
     return { problem: `cannot read ${path}: ${e.message}` };
   }
 }

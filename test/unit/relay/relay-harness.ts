@@ -43,6 +43,8 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   pageCookies.set(port, await loadPage(port));
+  // The 0600 info file wrap finds the inspector by (MRTR_RELAY_DIR=<dir>), in the harness's own folder.
+  if (!('jsonlPath' in opts && opts.jsonlPath === undefined) && opts.relayDir === undefined) relay.publish(port);
   return {
     port,
     origin,
