@@ -9,7 +9,8 @@
 import { dirname } from 'node:path';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
-import { defaultJsonlPath } from '../../server/relay/capture-path.js';
+import { relayDir } from '../../server/relay/capture-path.js';
+import { terminalSafe } from '../../worker/report/terminal-safe.js';
 import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
 
 /** The relay ingest path and the header that carries the token. */
@@ -128,9 +129,9 @@ export class RecordSink {
         this.#posted += batch.length;
         return;
       }
-      problem = `the inspector at ${url} refused the records (HTTP ${res.status}: ${text.slice(0, 200)})`;
+      problem = `the inspector at ${url} refused the records (HTTP ${res.status}: ${terminalSafe(text.slice(0, 200))})`;
     } catch (err) {
-      problem = `the inspector at ${url} cannot be reached (${(err as Error).message})`;
+      problem = `the inspector at ${url} cannot be reached (${terminalSafe((err as Error).message)})`;
     }
     this.#mode = 'file';
     this.#o.warn(`mrtr-inspector wrap: ${problem}; recording to ${this.#o.file} instead (the inspector page drains it when it opens).`);
@@ -144,7 +145,7 @@ export class RecordSink {
       try {
         // The same checks as the relay's: a folder of ours (0700 for the default one in the
         // shared temp folder), the file 0600 and never reached through a symlink.
-        ensurePrivateDir(dirname(path), path === defaultJsonlPath());
+        ensurePrivateDir(dirname(path), dirname(path) === relayDir());
         const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
         await appendPrivate(path, (size) => (size === 0 ? header + text : text));
         this.#written += batch.length;

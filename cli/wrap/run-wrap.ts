@@ -6,6 +6,7 @@
 // both directions, our own messages go only to stderr, and we exit the way the child did
 // (same code, or the same signal re-raised).
 import { randomUUID } from 'node:crypto';
+import { findInspector } from './find-inspector.js';
 import { LineSplitter } from './line-splitter.js';
 import { RecordSink } from './record-sink.js';
 import { StdioPairing } from './stdio-pairing.js';
@@ -21,7 +22,13 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** Runs the wrap; resolves to the exit status (or never, when the child's signal is re-raised). */
 export async function runWrap(cmd: WrapCommand): Promise<number> {
   const client = `stdio:${cmd.name}:${process.pid}`;
-  const sink = new RecordSink({ file: cmd.capture, warn: warnOnce(), ...(cmd.inspector ? { inspector: cmd.inspector } : {}) });
+  const warn = warnOnce();
+  for (const w of cmd.warnings) warn(w);
+  // Nothing goes to a listener that cannot prove it is the developer's inspector.
+  const found = await findInspector(cmd.inspector.url);
+  // No inspector running (no info file) is the quiet case: records go to the file, as always.
+  if ('problem' in found && !found.absent) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
+  const sink = new RecordSink({ file: cmd.capture, warn, ...('problem' in found ? {} : { inspector: found }) });
   const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID });
 
   const child = await startServer(cmd, 'pipe');

@@ -54,7 +54,12 @@ export class StdioAttachments {
     if (!name || !NAME.test(name) || more.length > 0 || (out !== undefined && out !== 'out')) {
       return refuse(res, 404, 'The stdio attach paths are /relay/stdio-attach/<name> and /relay/stdio-attach/<name>/out; names are 1-64 letters, digits, ".", "_" or "-".');
     }
-    if (out === undefined) return this.#attach(name, res);
+    if (out === undefined) {
+      // First come keeps the name: a second attach (even with the token) must not take over
+      // a name the page and clients already call, or the impostor would answer their calls.
+      if (this.#byName.has(name)) return refuse(res, 409, `A stdio server named "${name}" is already attached. Stop that wrap first, or pick another name with --name.`);
+      return this.#attach(name, res);
+    }
     const bytes = await readBody(req);
     if (!bytes) return refuse(res, 413, 'A batch of server output is limited to 16 MiB.');
     const a = this.#byName.get(name);
@@ -101,8 +106,6 @@ export class StdioAttachments {
   }
 
   #attach(name: string, res: ServerResponse): void {
-    // A newer wrap of the same name replaces the older one (a restarted server).
-    if (this.#byName.has(name)) this.#detach(name, 'another wrap attached with the same name');
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     res.flushHeaders();
     const a: Attached = { res, waiting: new Map() };

@@ -136,7 +136,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
       h = await startRelay();
       const page = await openPage(h);
       cleanup.push(async () => page.close());
-      const w = startNode(wrapArgv(['--name', 'live', '--inspector', h.origin, '--token', TOKEN, '--capture', join(await tempDir(), 'unused.jsonl')], [process.execPath, ECHO_SERVER]));
+      const w = startNode(wrapArgv(['--name', 'live', '--inspector', h.origin, '--capture', join(await tempDir(), 'unused.jsonl')], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_DIR: h.dir });
       w.child.stdin.write(req(1, 'tools/list'));
       // Live: the record arrives while the wrap (and its client) are still running.
       const seen: ExchangeRecord[] = [];
@@ -155,7 +155,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
       const d = await tempDir();
       h = await startRelay({ dir: d, keepDir: true });
       const origin = h.origin;
-      const w = startNode(wrapArgv(['--name', 'gone', '--inspector', origin, '--token', TOKEN, '--capture', h.jsonl], [process.execPath, ECHO_SERVER]));
+      const w = startNode(wrapArgv(['--name', 'gone', '--inspector', origin, '--capture', h.jsonl], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_DIR: h.dir });
       w.child.stdin.write(req(1, 'tools/list'));
       await new Promise((r) => w.child.stdout.once('data', r));
       await eventually(async () => (await readFile(h!.jsonl, 'utf8').catch(() => '')).includes('"state":"complete"'));
