@@ -18,6 +18,7 @@ import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { refusedRecord } from './refused-record.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
+import { IngestedRecords } from './ingest-store.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX, StdioAttachments } from './stdio-attach.js';
 
 /** The embedded demo server's web-standard face (server/demo/handler.ts). */
@@ -48,6 +49,8 @@ export interface RelayOptions {
   maxConcurrent?: number;
   /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
   maxRecordingBytes?: number;
+  /** Served stdio servers' answer timeout and calls waiting per server (stdio-attach.ts defaults). */
+  stdio?: { timeoutMs?: number; maxWaiting?: number };
   /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
   pinnedTargets?: readonly { id: string; url: string }[];
 }
@@ -134,7 +137,9 @@ export function createRelay(opts: RelayOptions): Relay {
   const ingestedSeq = new Map<string, number>();
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
-  const stdio = new StdioAttachments();
+  const stdio = new StdioAttachments(opts.stdio);
+  // Open records from wraps, held so later sends are deltas; bounded like relayed exchanges.
+  const ingested = new IngestedRecords(budget, maxRecorded, (record, stage) => ctx.ingest(record, stage));
 
   // Where a record goes. Pages get every step live. The file gets the request, head and
   // end steps while no page listens; and once an id has a line in the file it keeps
@@ -184,7 +189,7 @@ export function createRelay(opts: RelayOptions): Relay {
     bounded: async (_res, work) => work(),
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     stdio,
-    ingest(record) {
+    ingest(record, stage) {
       // The same id arrives again as the exchange progresses: it keeps its first position.
       let at = ingestedSeq.get(record.id);
       if (at === undefined) ingestedSeq.set(record.id, (at = seq++));
@@ -192,7 +197,7 @@ export function createRelay(opts: RelayOptions): Relay {
       record.session = session;
       const final = record.state !== 'pending' && record.state !== 'streaming';
       if (final) ingestedSeq.delete(record.id);
-      deliver(record, final ? 'end' : 'request', true);
+      deliver(record, final ? 'end' : stage ?? 'request');
     },
     relayUrl: (req, targetId) => relayMcpUrl(ownOrigin(req), token, targetId),
     route(req, targetId, query) {
@@ -279,7 +284,7 @@ export function createRelay(opts: RelayOptions): Relay {
     const segments = path.split('/').slice(2).map(safeDecode);
     if (segments[0] === 'api') return handlePageApi(ctx, req, res, segments.slice(1));
     if (segments[0] === 'stdio-attach') return stdio.handle(req, res, token, segments.slice(1));
-    if (segments[0] === 'ingest' && segments.length === 1) return handleIngest(req, res, token, (r) => ctx.ingest(r));
+    if (segments[0] === 'ingest' && segments.length === 1) return ctx.bounded(res, () => handleIngest(req, res, token, ingested));
     return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
   };
 
@@ -324,6 +329,7 @@ export function createRelay(opts: RelayOptions): Relay {
       trailing.clear();
       pages.close();
       stdio.close();
+      ingested.clear();
       await capture.flush();
       await demo?.close();
       demo = undefined;
