@@ -16,6 +16,7 @@ import { ensurePrivateDir } from './private-files.js';
 import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { refusedRecord } from './refused-record.js';
+import { RefusalLimit, type RefusalLimitOptions } from './refusal-limit.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
 import { IngestedRecords } from './ingest-store.js';
@@ -49,6 +50,8 @@ export interface RelayOptions {
   maxConcurrent?: number;
   /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
   maxRecordingBytes?: number;
+  /** How many refused requests are recorded per window (refusal-limit.ts defaults). */
+  refusals?: RefusalLimitOptions;
   /** Served stdio servers' answer timeout and calls waiting per server (stdio-attach.ts defaults). */
   stdio?: { timeoutMs?: number; maxWaiting?: number };
   /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
@@ -245,9 +248,11 @@ export function createRelay(opts: RelayOptions): Relay {
 
   // A refusal of an external client's request is also recorded, so the page can say why
   // (clients often show their own message instead): refused-record.ts.
+  // Bounded per window (refusal-limit.ts): any web page can send them.
+  const refusals = new RefusalLimit((r) => ctx.ingest(r), opts.refusals);
   const refuseRecorded = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, tokenOk: boolean) => {
     refuse(res, status, reason);
-    ctx.ingest(refusedRecord(req, status, reason, tokenOk));
+    refusals.add(refusedRecord(req, status, reason, tokenOk));
   };
 
   const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
@@ -330,6 +335,7 @@ export function createRelay(opts: RelayOptions): Relay {
       pages.close();
       stdio.close();
       ingested.clear();
+      refusals.flush();
       await capture.flush();
       await demo?.close();
       demo = undefined;
