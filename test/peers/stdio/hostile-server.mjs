@@ -30,7 +30,11 @@ rl.on('line', (line) => {
       for (let i = 0; i < n; i++) await write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: i, message: pad } }) + '\n');
       await write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: 'done' }] } }) + '\n');
     } else if (mode === 'big-answer') {
-      await write(`{"result":{"content":[{"type":"text","text":"${'y'.repeat(n * MIB)}"}]},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}\n`);
+      // In pieces: a line of n MiB may be longer than one string can be.
+      await write('{"result":{"content":[{"type":"text","text":"');
+      const block = 'y'.repeat(MIB);
+      for (let i = 0; i < n; i++) await write(block);
+      await write(`"}]},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}\n`);
     } else if (mode === 'env') {
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MRTR_')));
       await write(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { env } }) + '\n');
