@@ -2,7 +2,11 @@
 // The package's bin. The CLI is TypeScript compiled to dist/ by `npm install` (the
 // `prepare` script); this stub only loads it and says what to do when it is missing.
 import('../dist/cli/main.js').then(
-  (m) => m.main(process.argv.slice(2)).then((code) => { process.exitCode = code; }),
+  // A crash is never exit 1 ("findings"): 2 says the run did not give a verdict.
+  (m) => m.main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
+    console.error(`mrtr-inspector: internal error: ${err && err.stack ? err.stack : err}`);
+    process.exitCode = 2;
+  }),
   (err) => {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('dist/cli/main.js')) {
       console.error('mrtr-inspector: the CLI is not built yet. Run `npm install` (or `npm run build:cli`) in the repository first.');

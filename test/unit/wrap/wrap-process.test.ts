@@ -108,7 +108,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     expect(run.signal).toBe('SIGTERM');
   });
 
-  it('passes a 50 MB line through unchanged and records it', async () => {
+  it('passes a 50 MB line through unchanged and records its first 4 MiB, marked truncated, paired with its cut answer', async () => {
     const d = await tempDir();
     const file = join(d, 'c.jsonl');
     const big = req(1, 'tools/call', { blob: 'x'.repeat(50 * 1024 * 1024) });
@@ -121,8 +121,10 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     expect(through.stdout.length).toBeGreaterThan(50 * 1024 * 1024);
     expect(sha(through.stdout)).toBe(sha(plain.stdout));
     const { records } = parseJsonl(await readFile(file, 'utf8'));
-    expect(records[0].request.body!.length).toBe(big.length - 1);
+    expect(records[0].request.body!.length).toBe(4 * 1024 * 1024);
+    expect(records[0].request.truncated).toEqual({ recordedBytes: 4 * 1024 * 1024, totalBytes: big.length - 1 });
     expect(records[0].state).toBe('complete');
+    expect(records[0].response!.truncated).toEqual({ recordedBytes: 4 * 1024 * 1024, totalBytes: plain.stdout.length - 1 });
   }, 120_000);
 
   describe('with the inspector running', () => {
