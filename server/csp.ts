@@ -15,6 +15,8 @@ export const CSP = [
   "font-src 'self'",
   "connect-src 'self' http: https: ws://127.0.0.1:* ws://localhost:*",
   "worker-src 'self'",
+  // The web app manifest; default-src allows it too, but it stays allowed if that tightens.
+  "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

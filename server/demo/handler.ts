@@ -3,6 +3,7 @@ import { createDemoServer } from './demo-server.js';
 import { SpentTokens } from './state.js';
 import { wantsMisbehave, widenDeclaredCapabilities, withSessionHeader } from './misbehave.js';
 import { serveTask, TaskTable } from './task-front.js';
+import { FixtureTable, serveFixtures, wantsFixtures } from './task-fixtures.js';
 
 // Options for the embedded demo; misbehave can also be switched on per request with ?misbehave=1.
 export interface DemoHandlerOptions {
@@ -29,8 +30,11 @@ export function createDemoHandler(opts: DemoHandlerOptions = {}): DemoHandler {
   const sessionId = `demo-${crypto.randomUUID()}`;
   // Tasks outlive requests, like spent tokens; the task tool and tasks/* are served in front.
   const tasks = new TaskTable();
+  const fixtures = new FixtureTable();
   return {
     async fetch(req) {
+      // The conformance suite's task fixtures (?fixtures=conformance); the rest is the demo.
+      if (wantsFixtures(req)) return (await serveFixtures(req, fixtures)) ?? mcp.fetch(req);
       const misbehave = opts.misbehave === true || wantsMisbehave(req);
       const task = await serveTask(req, tasks, misbehave);
       if (!misbehave) return task ?? mcp.fetch(req);

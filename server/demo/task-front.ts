@@ -72,8 +72,19 @@ export class TaskTable {
 const full = (id: RpcId, table: TaskTable) =>
   reply(id, { error: { code: -32000, message: `The demo holds all the tasks it may (${table.maxTasks} tasks or ${table.budget} bytes) and they are all still running: cancel some (tasks/cancel) or let them finish, then retry.` } }, 503);
 
-function obj(v: unknown): Json | undefined {
+/** `v` when it is a plain JSON object, else undefined. */
+export function obj(v: unknown): Json | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+}
+
+/** A POST's body as a JSON object, or undefined (not a POST, not JSON, not an object). The body is read from a clone, so the SDK handler can still read it. */
+export async function readJsonPost(req: Request): Promise<Json | undefined> {
+  if (req.method !== 'POST') return undefined;
+  try {
+    return obj(JSON.parse(await req.clone().text()));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a request's own envelope declares the tasks extension (tasks:23-63). */
@@ -82,7 +93,8 @@ export function declaresTasks(params: Json | undefined): boolean {
   return obj(caps?.extensions)?.[TASKS_EXTENSION] !== undefined;
 }
 
-function reply(id: RpcId, body: { result: Json } | { error: { code: number; message: string; data?: unknown } }, status = 200): Response {
+/** A JSON-RPC answer as an HTTP response. */
+export function reply(id: RpcId, body: { result: Json } | { error: Json }, status = 200): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...body }), { status, headers: { 'content-type': 'application/json' } });
 }
 
@@ -93,13 +105,7 @@ const invalid = (id: RpcId, message: string) => reply(id, { error: { code: -3260
  * switches on the rule breaks (see task-lifecycle.ts) and skips the header checks.
  */
 export async function serveTask(req: Request, table: TaskTable, misbehave: boolean, now: () => Date = () => new Date()): Promise<Response | undefined> {
-  if (req.method !== 'POST') return undefined;
-  let msg: Json | undefined;
-  try {
-    msg = obj(JSON.parse(await req.clone().text()));
-  } catch {
-    return undefined;
-  }
+  const msg = await readJsonPost(req);
   const method = msg?.method;
   const params = obj(msg?.params);
   const id = (msg?.id ?? null) as RpcId;

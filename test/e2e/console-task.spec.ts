@@ -89,3 +89,28 @@ test('reports the key the misbehaving demo task re-uses for a different request,
   await page.getByTestId('task-poll-until').click();
   await expect(page.getByTestId('task')).toHaveAttribute('data-status', 'completed');
 });
+
+test('drives a task-required tool that asks through MRTR before it creates its task (the conformance suite\'s test_tool_with_task)', async ({ inspector: _, page }) => {
+  await page.getByTestId('toggle-console').click();
+  await page.getByTestId('console-url').fill('/demo/mcp?fixtures=conformance');
+  await page.getByTestId('console-connect').click();
+  await expect(page.getByTestId('server-info')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('console-target').selectOption('t:test_tool_with_task');
+  await page.getByTestId('console-start-task').click();
+  // The MRTR round: its question on the task panel, answered and sent as the call's retry.
+  await expect(page.getByTestId('task')).toHaveAttribute('data-phase', 'rounds');
+  await expect(page.getByTestId('task-rounds')).toContainText('MRTR round 1');
+  const name = question(page, 'user_name');
+  await expect(name).toHaveAttribute('data-kind', 'elicitation-form');
+  await name.getByLabel('name').fill('Ada');
+  await name.getByTestId('answer-accept').click();
+  await expect(page.getByTestId('task-submit')).toHaveText('Submit (retry the call)');
+  await page.getByTestId('task-submit').click();
+  // Then the task it created, polled to its result.
+  await expect(page.getByTestId('task-id')).toHaveText(/^fx-/);
+  await page.getByTestId('task-poll-until').click();
+  await expect(page.getByTestId('task')).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('task-result')).toContainText('Hello, Ada!');
+  await expect(page.locator('[data-testid="task-sends"] li').first()).toHaveAttribute('data-kind', 'call');
+  await expect(page.locator('[data-testid="task-sends"] li[data-kind="retry"]')).toHaveCount(1);
+});

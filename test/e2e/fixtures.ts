@@ -348,11 +348,29 @@ export async function signIn(context: BrowserContext, origin: string): Promise<v
 
 export { PAGE_TOKEN };
 
-export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest }>({
+/** The question the Console asks before its first send to a host (web/lib/send-consent.ts). */
+export const SEND_PROMPT = /^Send to (\S+)\?/;
+
+export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest; sendPrompts: string[]; sendPromptAnswer: 'accept' | 'dismiss' }>({
+  // How the tests answer the Console's "Send to <host>?": accepted, as the user who typed
+  // the URL or chose the re-send would; a spec about the prompt itself dismisses it.
+  sendPromptAnswer: ['accept', { option: true }],
   context: async ({ context, baseURL }, use) => {
     if (baseURL) await signIn(context, baseURL);
     await use(context);
   },
+  // The hosts the Console asked about in this test, in order. Any other dialog is dismissed,
+  // as Playwright does when nothing listens.
+  sendPrompts: [async ({ context, sendPromptAnswer }, use) => {
+    const asked: string[] = [];
+    context.on('dialog', (d) => {
+      const host = d.type() === 'confirm' ? SEND_PROMPT.exec(d.message())?.[1] : undefined;
+      if (host === undefined) return void d.dismiss().catch(() => undefined);
+      asked.push(host);
+      void (sendPromptAnswer === 'accept' ? d.accept() : d.dismiss()).catch(() => undefined);
+    });
+    await use(asked);
+  }, { auto: true }],
   mcpServer: async ({}, use) => {
     const server = await startTestMcpServer();
     try {

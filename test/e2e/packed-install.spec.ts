@@ -2,7 +2,8 @@
 // no registry, and started from there with no build tools. The page it serves captures the
 // official SDK client's multi-round demo call through the relay's `/mcp` URL, threads it
 // and verifies its requestState; a refused request is listed with its reason; a `--target`
-// given at start is watched; `lint` from the same install reads a fixture.
+// given at start is watched; the favicon and manifest the page links are served;
+// `lint` from the same install reads a fixture.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,15 @@ test('the packed tarball, installed offline with --omit=dev, serves an inspector
     await expect(page).toHaveURL(`${server.origin}/`);
     const inspector = new InspectorPage(page);
     await inspector.waitUntilCapturing();
+    // The built page links the favicon, the app icon and the manifest, and the package
+    // serves each with its type (public/, copied into dist/web by the build).
+    const linked = await page.locator('link[rel="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((ls) => ls.map((l) => (l as HTMLLinkElement).href));
+    expect(linked.map((href) => new URL(href).pathname).sort()).toEqual(['/apple-touch-icon.png', '/favicon-32.png', '/favicon.svg', '/manifest.webmanifest']);
+    for (const href of linked) {
+      const got = await page.request.get(href);
+      expect(got.status(), href).toBe(200);
+      expect(got.headers()['content-type'], href).toMatch(/^(image\/svg\+xml|image\/png|application\/manifest\+json)/);
+    }
     await expect(page.locator(`[data-testid="target"][data-url="${watched}"]`)).toBeVisible();
 
     const run = await runSdkClient(relayUrl);

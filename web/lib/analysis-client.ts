@@ -28,6 +28,10 @@ import type { AnalysisApi } from '../../worker/facade.js';
 
 /** The worker's services as the page calls them (comlink types a nested object as a value, not as calls). */
 export type Analysis = { readonly [N in keyof AnalysisApi]: Remote<AnalysisApi[N]> };
+/** Calls `K` of service `N` as plain async functions: what a state class asks of the worker (and a test's stub implements). */
+export type Calls<N extends keyof AnalysisApi, K extends keyof AnalysisApi[N]> = {
+  readonly [M in K]: AnalysisApi[N][M] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
 type InitOptions = Parameters<AnalysisApi['life']['init']>[0];
 type InitAnswer = Awaited<ReturnType<AnalysisApi['life']['init']>>;
 const MAX_RESTARTS = 3;

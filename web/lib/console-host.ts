@@ -47,7 +47,7 @@ const registered = new WeakSet<object>();
  * controller the header would reach the server, and cross-origin it would make the request
  * need a CORS preflight; so no controller, no header (the worker keeps the copy). The page
  * and the service worker read the same list; the page waits for the worker's ack after each
- * change (Inspector.addTarget), so they disagree only while a change is in flight.
+ * change (Targets.add), so they disagree only while a change is in flight.
  */
 export function tapHooks(origin: string): TapHooks {
   let store: CaptureStore | null = null;
@@ -73,7 +73,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
         hooks ??= tapHooks(location.origin);
         // Every Console send is judged here before it leaves (send-guard.ts).
         const guard = (url: string) => {
-          const refusal = sendConsent(url, inspector.targets);
+          const refusal = sendConsent(url, inspector.targets.list);
           if (refusal) inspector.say(refusal);
           return refusal;
         };
@@ -83,8 +83,8 @@ export function hostOf(inspector: Inspector): ConsoleHost {
     },
     say: (m) => inspector.say(m),
     async filed() {
-      await inspector.loadSessions();
-      await inspector.refresh();
+      await inspector.sessions.load();
+      await inspector.sessions.refresh();
     },
     async endpoint(url, viaRelay, fromCapture = false) {
       let abs: URL;
@@ -95,7 +95,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
         inspector.say(`"${url}" is not an http(s) URL; enter the MCP endpoint, e.g. http://localhost:3000/mcp or /demo/mcp.`);
         return null;
       }
-      const refusal = sendConsent(abs.href, inspector.targets);
+      const refusal = sendConsent(abs.href, inspector.targets.list);
       if (refusal) {
         inspector.say(refusal);
         return null;
@@ -104,7 +104,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       if (own && !viaRelay) return abs.href;
       // Watched, so the service worker taps it; via the relay for servers without CORS.
       const key = abs.origin + abs.pathname;
-      const known = inspector.targets.find((t) => t.url === abs.href && t.viaRelay === viaRelay);
+      const known = inspector.targets.list.find((t) => t.url === abs.href && t.viaRelay === viaRelay);
       if (!known && fromCapture) {
         // A capture's URL does not become a watched target by being re-sent.
         if (viaRelay) {
@@ -113,12 +113,12 @@ export function hostOf(inspector: Inspector): ConsoleHost {
         }
         return abs.href;
       }
-      if (!known && !(await inspector.addTarget(abs.href, viaRelay))) return null;
-      const t = inspector.targets.find((x) => x.url === abs.href);
+      if (!known && !(await inspector.targets.add(abs.href, viaRelay))) return null;
+      const t = inspector.targets.list.find((x) => x.url === abs.href);
       if (!t) return null;
       return viaRelay ? new URL(`${RELAY_FORWARD}${encodeURIComponent(t.id)}`, location.href).href : key + abs.search;
     },
-    show: (session) => inspector.viewSession(session),
-    select: (session, conversation) => inspector.showConversation(session, conversation),
+    show: (session) => inspector.sessions.show(session),
+    select: (session, conversation) => inspector.sessions.showConversation(session, conversation),
   };
 }

@@ -1,64 +1,58 @@
-// The devtools view of one session: the filtered conversation list (rows from the worker),
-// the selected conversation's thread, the selected round, and its exchange's detail. Every
-// answer from the worker is replaced wholesale ($state.raw); nothing here reads traffic.
+// The devtools view of one session: the conversation list (conversation-rows.svelte.ts), the
+// selection (which conversation, its thread, which round, which pane has the keys), and the
+// selected round's exchange (exchange-detail.svelte.ts). This file is the selection and the
+// keyboard's moves over it; every answer from the worker is replaced wholesale ($state.raw).
 //
-// Race, written down: selections and filter edits fire requests faster than the worker
-// answers (holding j on a 10k list). Each kind of request carries a ticket; an answer
-// whose ticket is no longer the latest is dropped, so the view never shows a thread for a
-// conversation that is no longer selected.
-import type { ConversationList, ConversationView, ExchangeView, KeyInfo, RuleInfo } from '../../worker/facade.js';
-import type { Analysis } from './analysis-client.js';
-import { applyListUpdate } from './list-update.js';
+// Race, written down: selections fire requests faster than the worker answers (holding j on
+// a 10k list). Each thread request carries a ticket; an answer whose ticket is no longer the
+// latest is dropped, so the view never shows a thread for a conversation no longer selected.
+import type { ConversationView, KeyInfo, RuleInfo } from '../../worker/facade.js';
+import type { Calls } from './analysis-client.js';
+import { ConversationRows, type RowsApi } from './conversation-rows.svelte.js';
+import { ExchangeDetail, type DetailApi } from './exchange-detail.svelte.js';
 
 export type Focus = 'list' | 'thread' | 'detail';
-export type DetailTab = 'headers' | 'request' | 'response' | 'state' | 'findings' | 'timing';
-export const TABS: readonly DetailTab[] = ['headers', 'request', 'response', 'state', 'findings', 'timing'];
 
-const FILTER_DELAY_MS = 120;
+/** The worker's calls the view makes. */
+export type DevtoolsApi = RowsApi & DetailApi & {
+  readonly sessions: Calls<'sessions', 'conversation'>;
+  readonly findings: Calls<'findings', 'rules'>;
+  readonly keys: Calls<'keys', 'list'>;
+};
 
 export class Devtools {
-  #list = $state.raw<ConversationList | null>(null);
-  /** Which list `#list` is a copy of, and as of which worker build (for deltas). */
-  #listOf: { session: string; filter: string; epoch: number } | null = null;
-  #lastUpdate = $state<'whole' | 'delta' | null>(null);
-  #filter = $state('');
   #selected = $state<string | null>(null);
   #thread = $state.raw<ConversationView | null>(null);
   #round = $state(0);
-  #exchange = $state.raw<ExchangeView | null>(null);
-  #tab = $state<DetailTab>('headers');
   #focus = $state<Focus>('list');
   #keys = $state.raw<KeyInfo[]>([]);
   #rules = $state.raw<RuleInfo[]>([]);
   #error = $state<string | null>(null);
-
-  readonly #api: () => Analysis | null;
+  #ticket = 0;
+  readonly #api: () => DevtoolsApi | null;
   readonly #session: () => string | null;
-  #tickets = { list: 0, thread: 0, exchange: 0 };
-  #filterTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(api: () => Analysis | null, session: () => string | null) {
+  /** The conversation list through the filter. */
+  readonly rows: ConversationRows;
+  /** The selected round's exchange, in the detail pane. */
+  readonly detail: ExchangeDetail;
+
+  constructor(api: () => DevtoolsApi | null, session: () => string | null) {
     this.#api = api;
     this.#session = session;
+    this.rows = new ConversationRows({ api, session, report: (e) => { this.#error = e; } });
+    this.detail = new ExchangeDetail({ api, session, report: (e) => { this.#error = e; } });
   }
 
-  get list(): ConversationList | null { return this.#list; }
-  /** How the last list load came: whole, or only the changed rows. */
-  get lastListUpdate(): 'whole' | 'delta' | null { return this.#lastUpdate; }
-  get filter(): string { return this.#filter; }
   get selected(): string | null { return this.#selected; }
   get thread(): ConversationView | null { return this.#thread; }
   get round(): number { return this.#round; }
-  get exchange(): ExchangeView | null { return this.#exchange; }
-  get tab(): DetailTab { return this.#tab; }
   get focus(): Focus { return this.#focus; }
   get keys(): readonly KeyInfo[] { return this.#keys; }
   get rules(): readonly RuleInfo[] { return this.#rules; }
+  /** The last failed read of the list, a thread or an exchange; cleared by a list read that succeeds. */
   get error(): string | null { return this.#error; }
-  get selectedIndex(): number {
-    const items = this.#list?.items;
-    return items && this.#selected ? items.findIndex((c) => c.id === this.#selected) : -1;
-  }
+  get selectedIndex(): number { return this.rows.indexOf(this.#selected); }
 
   async loadStatic(): Promise<void> {
     const api = this.#api();
@@ -71,46 +65,29 @@ export class Devtools {
 
   /** Re-reads the list, the open thread and the open exchange (after captures or a key change). */
   async reload(): Promise<void> {
-    await this.#loadList();
+    await this.rows.load();
     if (this.#selected) await this.#loadThread(this.#selected, false);
   }
 
   /** Starts over on another session. */
   reset(): void {
-    this.#tickets.list++; this.#tickets.thread++; this.#tickets.exchange++;
-    this.#list = null;
-    this.#listOf = null;
+    this.#ticket++;
+    this.rows.reset();
+    this.detail.reset();
     this.#selected = null;
     this.#thread = null;
-    this.#exchange = null;
     this.#round = 0;
     this.#focus = 'list';
-  }
-
-  setFilter(text: string): void {
-    this.#filter = text;
-    if (this.#filterTimer) clearTimeout(this.#filterTimer);
-    this.#filterTimer = setTimeout(() => {
-      this.#filterTimer = null;
-      void this.#loadList();
-    }, FILTER_DELAY_MS);
-  }
-
-  /** Applies the filter now (Enter in the box). */
-  applyFilter(): Promise<void> {
-    if (this.#filterTimer) clearTimeout(this.#filterTimer);
-    this.#filterTimer = null;
-    return this.#loadList();
   }
 
   select(id: string | null): void {
     if (id === this.#selected) return;
     this.#selected = id;
     this.#round = 0;
-    this.#exchange = null;
+    this.detail.blank();
     if (id) void this.#loadThread(id, true);
     else {
-      this.#tickets.thread++;
+      this.#ticket++;
       this.#thread = null;
     }
   }
@@ -119,7 +96,7 @@ export class Devtools {
   reveal(id: string, round: number): void {
     this.#selected = id;
     this.#round = round;
-    this.#exchange = null;
+    this.detail.blank();
     this.#focus = 'thread';
     void this.#loadThread(id, false);
   }
@@ -128,7 +105,7 @@ export class Devtools {
     const rounds = this.#thread?.rounds ?? [];
     if (i < 0 || i >= rounds.length) return;
     this.#round = i;
-    void this.#loadExchange(rounds[i].exchangeId, false);
+    void this.detail.load(rounds[i].exchangeId, false);
   }
 
   /**
@@ -140,16 +117,15 @@ export class Devtools {
     if (i < 0 || i >= rounds.length) return;
     this.#round = i;
     this.#focus = 'detail';
-    void this.#loadExchange(id, false);
+    void this.detail.load(id, false);
   }
 
-  selectTab(tab: DetailTab): void { this.#tab = tab; }
   setFocus(f: Focus): void { this.#focus = f; }
 
   /** j / ↓ and k / ↑: moves in the list, or between rounds once a conversation is open. */
   move(delta: number): void {
     if (this.#focus === 'list') {
-      const items = this.#list?.items ?? [];
+      const items = this.rows.list?.items ?? [];
       if (!items.length) return;
       const at = this.selectedIndex;
       const next = at < 0 ? (delta > 0 ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + delta));
@@ -176,50 +152,13 @@ export class Devtools {
     else this.select(null);
   }
 
-  cycleTab(delta: number): void {
-    const i = TABS.indexOf(this.#tab);
-    this.#tab = TABS[(i + delta + TABS.length) % TABS.length];
-  }
-
-  /** "Show all" of a cut body. */
-  showAll(): void {
-    const id = this.#exchange?.id;
-    if (id) void this.#loadExchange(id, true);
-  }
-
-  async #loadList(): Promise<void> {
-    const api = this.#api();
-    const session = this.#session();
-    if (!api || !session) return;
-    const ticket = ++this.#tickets.list;
-    // Only the rows that changed since our copy, when the worker can tell (list-update.ts).
-    const held = this.#listOf?.session === session && this.#listOf.filter === this.#filter ? this.#listOf : null;
-    const got = await api.sessions.conversationsSince(session, this.#filter, held?.epoch ?? null);
-    if (ticket !== this.#tickets.list) return;
-    if (!got.ok) {
-      this.#error = got.error.message;
-      return;
-    }
-    this.#error = null;
-    // The bench (test/bench/ui.ts) measures from this mark to the first screen of rows.
-    performance.mark('mrtr:list-answer');
-    const next = applyListUpdate(held ? this.#list : null, got.value);
-    if (next === null) {
-      this.#listOf = null; // nothing to apply a delta to: the next load asks for the whole list
-      return void this.#loadList();
-    }
-    this.#listOf = { session, filter: this.#filter, epoch: got.value.epoch };
-    this.#lastUpdate = got.value.kind;
-    this.#list = next;
-  }
-
   async #loadThread(id: string, fresh: boolean): Promise<void> {
     const api = this.#api();
     const session = this.#session();
     if (!api || !session) return;
-    const ticket = ++this.#tickets.thread;
+    const ticket = ++this.#ticket;
     const got = await api.sessions.conversation(session, id);
-    if (ticket !== this.#tickets.thread) return;
+    if (ticket !== this.#ticket) return;
     if (!got.ok) {
       this.#error = got.error.message;
       return;
@@ -233,18 +172,7 @@ export class Devtools {
     }
     if (this.#round >= rounds.length) this.#round = Math.max(0, rounds.length - 1);
     const r = rounds[this.#round];
-    if (r) await this.#loadExchange(r.exchangeId, false);
-    else this.#exchange = null;
-  }
-
-  async #loadExchange(id: string, full: boolean): Promise<void> {
-    const api = this.#api();
-    const session = this.#session();
-    if (!api || !session) return;
-    const ticket = ++this.#tickets.exchange;
-    const got = await api.sessions.exchangeView(session, id, full);
-    if (ticket !== this.#tickets.exchange) return;
-    if (got.ok) this.#exchange = got.value;
-    else this.#error = got.error.message;
+    if (r) await this.detail.load(r.exchangeId, false);
+    else this.detail.blank();
   }
 }

@@ -8,9 +8,10 @@
 // first batch is stored, and re-reads the lists at the end. Cancel keeps what was stored
 // (the worker names the session "(first N, cancelled)") and says so.
 import { proxy } from 'comlink';
-import type { Imported, ImportProgress, KeyInfo, SessionInfo } from '../../worker/facade.js';
+import type { Imported, ImportProgress, KeyInfo } from '../../worker/facade.js';
 import type { Analysis } from './analysis-client.js';
 import type { NoticeKind } from './notices.svelte.js';
+import type { Sessions } from './sessions.svelte.js';
 import { saveText } from './download.js';
 
 /** A file that could not be imported whole, waiting for the user's answer. */
@@ -24,17 +25,18 @@ export interface PartialImport {
 
 export type ExportScope = 'session' | 'filtered';
 
-/** What the transfer state needs of the page (the Inspector passes itself); typed here so the two modules do not import each other. */
+/** What the transfer state needs of the page: the worker, the sessions, the devtools view and the notices. */
 export interface TransferHost {
-  readonly api: Analysis | null;
-  readonly session: SessionInfo | null;
-  readonly viewing: string | null;
-  readonly view: { readonly filter: string; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
+  api(): Analysis | null;
+  readonly sessions: Pick<Sessions, 'current' | 'viewing' | 'load' | 'refresh' | 'showNew'>;
+  readonly view: { readonly rows: { readonly filter: string }; setKeys(keys: KeyInfo[]): void; reload(): Promise<void> };
   say(message: string, kind?: NoticeKind): void;
-  reportImport(a: Imported, fileName: string): void;
-  loadSessions(): Promise<void>;
-  refresh(): Promise<void>;
-  showNewSession(s: SessionInfo): Promise<void>;
+}
+
+/** What the user reads after an import: how many came in, and the first few entries skipped and why. */
+export function importReport(a: Imported, fileName: string): { text: string; kind: NoticeKind } {
+  const skipped = a.skipped.length ? `; skipped ${a.skipped.length}: ${a.skipped.slice(0, 3).map((s) => `${s.where} (${s.message})`).join('; ')}` : '';
+  return { text: `Imported ${a.count} exchanges from ${fileName}${skipped}.${a.notes.length ? ' ' + a.notes.join(' ') : ''}`, kind: a.skipped.length ? 'warning' : 'success' };
 }
 
 export class Transfer {
@@ -59,12 +61,12 @@ export class Transfer {
   /** Stops the import under way; what was stored is kept (see the header). */
   cancelImport(): void {
     const p = this.#progress;
-    if (p) void this.#app.api?.transfer.cancelImport(p.job);
+    if (p) void this.#app.api()?.transfer.cancelImport(p.job);
   }
 
   /** Imports a HAR or JSONL file into a new session and shows it. */
   async importFile(file: File): Promise<void> {
-    const api = this.#app.api;
+    const api = this.#app.api();
     if (!api || this.#busy) return;
     this.#busy = true;
     try {
@@ -91,7 +93,7 @@ export class Transfer {
   }
 
   async #import(file: Blob, fileName: string, allowPartial: boolean): Promise<void> {
-    const api = this.#app.api;
+    const api = this.#app.api();
     if (!api) return;
     const job = crypto.randomUUID();
     let shown: string | null = null;
@@ -100,7 +102,7 @@ export class Transfer {
       this.#progress = { ...p, fileName, job };
       if (p.session && !shown) {
         shown = p.session.id;
-        void this.#app.showNewSession(p.session);
+        void this.#app.sessions.showNew(p.session);
       }
     };
     let got: Awaited<ReturnType<typeof api.transfer.importStream>>;
@@ -112,12 +114,15 @@ export class Transfer {
     if (got.ok) {
       const a = got.value;
       if (a.cancelled) this.#app.say(`Import of ${fileName} cancelled: the first ${a.count} exchanges were kept, in session "${a.session.name}".`, 'info');
-      else this.#app.reportImport(a, fileName);
-      if (shown === a.session.id && this.#app.viewing === shown) {
-        await this.#app.loadSessions();
-        await this.#app.refresh();
+      else {
+        const r = importReport(a, fileName);
+        this.#app.say(r.text, r.kind);
+      }
+      if (shown === a.session.id && this.#app.sessions.viewing === shown) {
+        await this.#app.sessions.load();
+        await this.#app.sessions.refresh();
       } else {
-        await this.#app.showNewSession(a.session);
+        await this.#app.sessions.showNew(a.session);
       }
       return;
     }
@@ -139,28 +144,28 @@ export class Transfer {
 
   /** Saves the session (or the filtered view) as HAR or JSONL. */
   async exportCapture(format: 'har' | 'jsonl', scope: ExportScope, keepSecrets: boolean): Promise<void> {
-    const api = this.#app.api;
-    const s = this.#app.session;
+    const api = this.#app.api();
+    const s = this.#app.sessions.current;
     if (!api || !s) return;
-    const filter = scope === 'filtered' ? this.#app.view.filter : '';
+    const filter = scope === 'filtered' ? this.#app.view.rows.filter : '';
     const got = await api.transfer.exportCapture(s.id, { format, filter, keepSecrets, name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, format === 'har' ? 'application/json' : 'application/x-ndjson');
   }
 
   async exportSarif(scope: ExportScope): Promise<void> {
-    const api = this.#app.api;
-    const s = this.#app.session;
+    const api = this.#app.api();
+    const s = this.#app.sessions.current;
     if (!api || !s) return;
-    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.filter : '', name: s.name });
+    const got = await api.transfer.exportSarif(s.id, { filter: scope === 'filtered' ? this.#app.view.rows.filter : '', name: s.name });
     if (!got.ok) return this.#app.say(`Export failed: ${got.error.message}`, 'error');
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
 
   /** Copies the exchange's request as cURL or fetch (sanitised), and shows what was copied. */
   async copyAs(exchangeId: string, kind: 'curl' | 'fetch'): Promise<void> {
-    const api = this.#app.api;
-    const s = this.#app.viewing;
+    const api = this.#app.api();
+    const s = this.#app.sessions.viewing;
     if (!api || !s) return;
     const got = await api.transfer.copyAs(s, exchangeId, kind);
     if (!got.ok) return this.#app.say(got.error.message);
@@ -177,7 +182,7 @@ export class Transfer {
 
   /** Sets the key for a server; the views re-read so `verified` shows at once. */
   async setKey(server: string, text: string, remember: boolean): Promise<boolean> {
-    const api = this.#app.api;
+    const api = this.#app.api();
     if (!api) return false;
     const r = await api.keys.set(server, text, remember);
     this.#app.view.setKeys(r.ok ? r.value : r.error.keys);

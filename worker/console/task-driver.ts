@@ -9,7 +9,7 @@
 // request, it is a re-used key, flagged and asked again so the task can still be driven.
 import type { ExchangeRecord, JsonRpcId, OriginKind } from '../protocol.js';
 import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
-import { toHttp } from './request.js';
+import { buildRetry, toHttp } from './request.js';
 import { buildTaskRequest, isTerminalStatus, readTask, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
 import type { BuiltRequest, ConsoleRequest, InputRequest, RoundReading, Transport } from './types.js';
 import { runKeyTest } from './task-key-tests.js';
@@ -41,7 +41,7 @@ export interface TaskDriver {
   /** Polls until the task needs an answer or ends (at most `limit` polls). */
   pollUntilSettled(limit?: number): Promise<TaskDriverState>;
   answer(key: string, response: Record<string, unknown>): TaskDriverState;
-  /** Sends the staged answers in one tasks/update. */
+  /** Sends the staged answers: in one tasks/update, or (MRTR rounds before the task) in the call's retry. */
   submit(): Promise<TaskDriverState>;
   cancel(): Promise<TaskDriverState>;
   keyTest(kind: KeyTestKind): Promise<TaskDriverState>;
@@ -57,9 +57,12 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let seq = opts.seqStart ?? 0;
   let lastPollAt = 0;
+  // The call and the input_required answer its next retry continues (MRTR before the task).
+  let call: BuiltRequest | null = null;
+  let lastRound: Record<string, unknown> | null = null;
   // The request first shown under each key, to tell a re-show from a re-used key.
   const asked: Record<string, InputRequest> = {};
-  let s: TaskDriverState = { phase: 'idle', taskId: null, status: null, pollIntervalMs: null, timeline: [], polls: 0, outstanding: {}, answered: {}, staged: {}, reusedKeys: [], sends: [], keyTests: [] };
+  let s: TaskDriverState = { phase: 'idle', rounds: 0, taskId: null, status: null, pollIntervalMs: null, timeline: [], polls: 0, outstanding: {}, answered: {}, staged: {}, reusedKeys: [], sends: [], keyTests: [] };
   const set = (patch: Partial<TaskDriverState>): TaskDriverState => (s = { ...s, ...patch });
 
   async function exchange(kind: TaskSend['kind'], built: BuiltRequest): Promise<TaskSend> {
@@ -99,12 +102,46 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
     });
   }
 
+  // The answer to the call or one of its retries: another MRTR round (its questions become
+  // the outstanding ones, answered with Submit as a retry of the call), the task, or a
+  // call that created none. MRTR keys are a namespace apart from the task's (sep2663:940).
+  function settle(sent: TaskSend): TaskDriverState {
+    lastPollAt = now();
+    if (sent.reading.kind === 'input_required') {
+      lastRound = sent.reading.result;
+      return set({ phase: 'rounds', rounds: s.rounds + 1, outstanding: sent.reading.inputRequests, staged: {}, message: undefined });
+    }
+    lastRound = null;
+    set({ outstanding: {}, staged: {} });
+    const read = readTask(sent.reading);
+    if ('problem' in read) {
+      const plain = sent.reading.kind === 'complete' ? 'The server answered without creating a task' : 'The call failed';
+      return set({ phase: 'not-task', message: `${plain}: ${read.problem}.`, ...(sent.reading.kind === 'complete' ? { result: sent.reading.result } : {}) });
+    }
+    take(read.task, false);
+    return set({ message: undefined });
+  }
+
+  // Sends the staged answers to an MRTR round as the call's retry: every question answered,
+  // the round's requestState echoed, a new id, the extension still declared.
+  async function retry(): Promise<TaskDriverState> {
+    const missing = Object.keys(s.outstanding).filter((k) => !(k in s.staged));
+    if (call === null || lastRound === null || missing.length > 0) return set({ message: `Answer every request of this round first (${missing.join(', ')}).` });
+    set({ phase: 'sending' });
+    return settle(await exchange('retry', buildRetry(call, lastRound, s.staged, ids())));
+  }
+
   async function poll(): Promise<TaskDriverState> {
     if (!s.taskId) return set({ message: 'No task yet: call a tool as a task first.' });
     const wait = lastPollAt + (s.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) - now();
     if (wait > 0) await sleep(wait);
-    lastPollAt = now();
+    const asked = now();
     const sent = await exchange('get', buildTaskRequest('tasks/get', s.taskId, opts.client, ids()));
+    // The interval runs from when this poll really left (the transport's wall-clock stamp,
+    // taken into this driver's clock), not from when it was asked for: filing the send
+    // first takes a varying while, and measuring from before it let a slow send followed
+    // by a quick one reach the server too soon.
+    lastPollAt = Math.max(asked, now() - Math.max(0, Date.now() - sent.record.startedAt));
     const read = readTask(sent.reading);
     set({ polls: s.polls + 1 });
     if ('problem' in read) return set({ message: `tasks/get: ${read.problem}` });
@@ -119,20 +156,10 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
   return {
     get state() { return s; },
 
-    async start(call) {
+    async start(first) {
       set({ phase: 'sending' });
-      const sent = await exchange('call', call);
-      lastPollAt = now();
-      if (sent.reading.kind === 'input_required') {
-        return set({ phase: 'not-task', message: 'The server asked for input before creating a task (MRTR rounds): drive those rounds with ▶ Call, which declares the extension too.' });
-      }
-      const read = readTask(sent.reading);
-      if ('problem' in read) {
-        const plain = sent.reading.kind === 'complete' ? 'The server answered without creating a task' : 'The call failed';
-        return set({ phase: 'not-task', message: `${plain}: ${read.problem}.`, ...(sent.reading.kind === 'complete' ? { result: sent.reading.result } : {}) });
-      }
-      take(read.task, false);
-      return set({ message: undefined });
+      call = first;
+      return settle(await exchange('call', first));
     },
 
     poll,
@@ -151,6 +178,7 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
     },
 
     async submit() {
+      if (s.phase === 'rounds') return retry();
       const staged = s.staged;
       if (!s.taskId || Object.keys(staged).length === 0) return set({ message: 'Answer at least one outstanding request first.' });
       const sent = await update('update', staged);

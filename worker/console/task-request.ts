@@ -25,6 +25,13 @@ export function withTasksExtension(capabilities: Record<string, unknown>): Recor
   return { ...capabilities, extensions };
 }
 
+/** The answer is -32021 naming the tasks extension: the tool runs only as a task. */
+export function needsTasksExtension(reading: RoundReading): boolean {
+  if (reading.kind !== 'error' || reading.error.code !== -32021) return false;
+  const required = asObject(own(asObject(reading.error.data), 'requiredCapabilities'));
+  return own(asObject(own(required, 'extensions')), TASKS_EXTENSION) !== undefined;
+}
+
 /** Who the Console is for every request of one task. */
 export interface TaskClient {
   clientInfo: { name: string; version: string };

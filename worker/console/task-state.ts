@@ -19,7 +19,7 @@ export interface KeyTestOutcome {
 
 /** One request the driver sent and what came back. */
 export interface TaskSend {
-  kind: 'call' | 'get' | 'update' | 'cancel' | 'key-test';
+  kind: 'call' | 'retry' | 'get' | 'update' | 'cancel' | 'key-test';
   id: JsonRpcId;
   request: ConsoleRequest;
   reading: RoundReading;
@@ -28,8 +28,12 @@ export interface TaskSend {
 
 /** Where the task stands, as the Console shows it (plain data; a new object after every change). */
 export interface TaskDriverState {
-  /** `running`: a task exists and is not terminal; `done`: terminal; `not-task`: the call did not create one. */
-  phase: 'idle' | 'sending' | 'running' | 'done' | 'not-task';
+  /** `rounds`: the call asked for input before creating a task (MRTR), its questions are
+   *  outstanding; `running`: a task exists and is not terminal; `done`: terminal;
+   *  `not-task`: the call did not create one. */
+  phase: 'idle' | 'sending' | 'rounds' | 'running' | 'done' | 'not-task';
+  /** MRTR rounds the call went through before the task (input_required answers). */
+  rounds: number;
   taskId: string | null;
   status: TaskStatus | null;
   statusMessage?: string;

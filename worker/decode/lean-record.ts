@@ -3,7 +3,7 @@
 // demand (view/body-reads.ts). What analysis reads of a record (ids, times, states, status,
 // headers) and what the lists show (event count) stay; the decoded messages live beside it.
 //
-// Hazard: a record's version is told by its body sizes (engine/analysis-engine.ts `stampOf`),
+// Hazard: a record's version is told by its body sizes (engine/entry-table.ts `stampOf`),
 // so a lean copy keeps them: without them its stamp would differ from the full record's and
 // the engine would decode the empty copy as a new version.
 import type { ExchangeRecord } from '../protocol.js';

@@ -3,9 +3,12 @@
 // The CLI and imports put everything at once and step once; a live session steps after
 // each (coalesced) batch of changes. Both give the same analysis (property-tested).
 //
-// Who owns what: the engine owns the decodings (one per record version), the threading
-// (thread-state.ts), the token readings (one per token, issuing URL and key version) and
-// the findings per subject (lint-state.ts). Callers own the records and hand copies in.
+// This file runs a step; each part it drives has a file of its own: the records and their
+// decodings (entry-table.ts), the threading (thread-state.ts), the indexes rules read
+// (conversation-index.ts), the token readings (token-readings.ts), what a change reaches
+// (recheck-scope.ts), what is left to check (unchecked-queue.ts), one pass's lint view
+// (lint-context.ts) and the findings per subject (lint-state.ts). Callers own the records
+// and hand copies in.
 //
 // Checks may trail (`step({ checkMs })`): a step given a budget threads everything put, but
 // reads tokens and lints only as much as fits, newest first; the rest stays `unchecked`, its
@@ -16,131 +19,66 @@
 //
 // Hazard: a lint rule may look past its subject (another conversation that issued or
 // echoed the same token, a tools/list, a chain asked for keys earlier). What a change can
-// reach is worked out in `#affected`; anything it cannot bound re-checks everything.
-import type { Conversation, DecodedExchange, ExchangeRecord, Finding, Round, TokenReading } from '../protocol.js';
-import { decodeExchange, releaseBodies } from '../decode/exchange.js';
-import { bodySizesOf, leanCopy } from '../decode/lean-record.js';
-import type { HmacSha256Check, TokenKey } from '../tokens/index.js';
+// reach is worked out in recheck-scope.ts; anything it cannot bound re-checks everything.
+import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import type { TokenKey } from '../tokens/index.js';
 import { RuleRunner } from '../lint/engine.js';
-import { DEFAULT_LINT_OPTIONS, type LintContext, type LintOptions, type Presentation, type Rule } from '../lint/rule.js';
+import type { LintContext } from '../lint/rule.js';
 import { ALL_RULES } from '../lint/rules/index.js';
-import { threadSignature, ThreadState, usesLegacyLinking, type Threaded } from './thread-state.js';
-import type { StateOrigin } from '../thread/threader.js';
+import { ThreadState, type Threaded } from './thread-state.js';
+import { EntryTable } from './entry-table.js';
+import { ConversationIndex } from './conversation-index.js';
 import { LintState } from './lint-state.js';
-import { fingerprint, tokensOf } from './fingerprint.js';
+import { tokensOf } from './fingerprint.js';
+import { compareThreadings, earliestToolList, recheckScope } from './recheck-scope.js';
 import { TokenReadings } from './token-readings.js';
-import { collectToolLists, refileToolLists, toolDefinition, type ToolList } from './tool-lists.js';
+import { collectToolLists, refileToolLists, type ToolList } from './tool-lists.js';
+import { lintContext } from './lint-context.js';
+import { UncheckedQueue } from './unchecked-queue.js';
+import { engineStep, type EngineStep } from './engine-step.js';
+import { lintOptionsOf, type EngineOptions } from './engine-options.js';
 
-export interface EngineOptions {
-  /**
-   * Keys per server: given the URL of the exchange that issued a token (or sent it, when no
-   * answer in the capture issued it), the keys to try. A token whose server has no key
-   * reads as unverified (null), never as failing.
-   */
-  keysFor?: (url: string) => readonly TokenKey[];
-  /** Whether any key was configured at all (lint's `keysGiven`); default: keysFor given. */
-  keysGiven?: boolean;
-  maxRounds?: number;
-  ttlBoundSeconds?: number;
-  /** The capture has ended (CLI, imports): waiting chains are `abandoned`. Default true. */
-  final?: boolean;
-  /** Rules to run; every shipped rule by default. */
-  rules?: readonly Rule[];
-  /**
-   * A synchronous HMAC-SHA256 check for sdk-hmac-v1 and mac-json tokens (see
-   * tokens/verify-hmac.ts): the CLI injects node:crypto's; without one, WebCrypto's.
-   */
-  hmac?: HmacSha256Check;
-  /**
-   * The caller hands the records over: once an exchange is decoded, its body texts are
-   * dropped from the record (decode/exchange.ts `releaseBodies`, which says why). For hosts
-   * that show no raw bodies (the CLI). Hazard: mutates the records passed in.
-   */
-  releaseBodies?: boolean;
-  /**
-   * Keep lean copies (decode/lean-record.ts): once an exchange is decoded, the engine holds
-   * a copy without its body texts, leaving the records passed in untouched. For hosts whose
-   * bodies stay in storage (the analysis worker reads them on demand).
-   */
-  lean?: boolean;
-  /** Subjects checked between two looks at the clock in a budgeted step (default 128). */
-  checkChunk?: number;
-  /** The clock budgeted steps read (ms); performance.now by default, a test's own otherwise. */
-  now?: () => number;
-}
-
-interface Entry { record: ExchangeRecord; decoded: DecodedExchange; stamp: string }
-
-/** The analysis after one step, and what changed in it. */
-export interface EngineStep {
-  conversations: Conversation[];
-  /** Every distinct token, in the order the batch analysis lists them (built on first read). */
-  readonly tokens: Map<string, TokenReading>;
-  /** Every finding, sorted (built on first read). */
-  readonly findings: Finding[];
-  /** Ids of conversations whose rows may differ from the previous step's. */
-  changed: ReadonlySet<string>;
-  /** Ids of conversations that existed in the previous step and no longer do. */
-  removed: ReadonlySet<string>;
-  /** Everything was re-threaded (every Conversation object is new). */
-  full: boolean;
-  /** Conversations and exchanges still to be checked (a budgeted step left them). */
-  unchecked: number;
-}
+export type { EngineOptions } from './engine-options.js';
+export type { EngineStep } from './engine-step.js';
 
 /** Subjects checked between two looks at the clock (and tokens read per pass). */
 const CHECK_CHUNK = 128;
 
 const clock = () => performance.now();
 
-/** What identifies one version of a record (records carry no version number). */
-function stampOf(r: ExchangeRecord): string {
-  const q = r.response;
-  // Sizes, not texts: a lean copy has the same stamp as the record it was made from.
-  const n = bodySizesOf(r);
-  // Joined, not written as one template: V8 keeps a concatenation as a tree of its pieces
-  // (~400 bytes a record, kept as long as the record is analysed); a join is one flat
-  // string of the same text (~100 bytes).
-  return [r.id, r.state, r.startedAt, r.endedAt, n.request, q?.status, q?.receivedAt, n.response, n.events, n.tail].map(String).join('|');
-}
-
+/** The live analysis of one capture: `put` and `remove` records, then `step`. */
 export class AnalysisEngine {
   readonly #opts: EngineOptions;
   readonly #runner: RuleRunner;
-  readonly #entries: (Entry | undefined)[] = [];
-  readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
+  /** The records, their decodings and versions, and the changes put since the last step. */
+  readonly #entries: EntryTable;
   readonly #thread = new ThreadState();
-  #legacy = false;
   #relintAll = true;
   #convs: Conversation[] = [];
-  readonly #convIndex = new Map<Conversation, number>();
-  #convsOf: Conversation[][] = [];
-  #presented = new Map<string, Presentation[]>();
-  readonly #indexed = new Map<Conversation, number>();
-  /** By conversation position: the latest first-round send time up to it (a running max). */
-  #firstSentMax: number[] = [];
+  /** Places, exchanges and token presentations of `#convs`. */
+  readonly #index = new ConversationIndex();
   #toolLists: ToolList[] = [];
   readonly #readings: TokenReadings;
   readonly #lint = new LintState();
-  /** What lint has still to check: conversations by id (the current object), exchanges. */
-  readonly #unchecked = { convs: new Map<string, Conversation>(), seqs: new Set<number>() };
+  /** What lint has still to check. */
+  readonly #unchecked = new UncheckedQueue();
   #chain: Promise<unknown> = Promise.resolve();
 
   constructor(opts: EngineOptions = {}) {
     this.#opts = opts;
+    this.#entries = new EntryTable(opts);
     this.#runner = new RuleRunner(opts.rules ?? ALL_RULES);
     this.#readings = new TokenReadings((t) => this.#urlOf(t), opts.keysFor ?? (() => []), opts.hmac);
   }
 
   /** Adds or replaces records (by seq). `decoded[i]`, when given, is `decodeExchange(records[i])`. */
   put(records: Iterable<ExchangeRecord>, decoded?: readonly DecodedExchange[]): void {
-    let i = 0;
-    for (const record of records) this.#pending.set(record.seq, { record, decoded: decoded?.[i++] });
+    this.#entries.put(records, decoded);
   }
 
   /** Removes records by seq. */
   remove(seqs: Iterable<number>): void {
-    for (const s of seqs) this.#pending.set(s, null);
+    this.#entries.remove(seqs);
   }
 
   /** New keys: every token is read again and every conversation re-checked at the next step. */
@@ -151,21 +89,18 @@ export class AnalysisEngine {
 
   /** One exchange as analysed. */
   entry(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined {
-    return this.#entries[seq];
+    return this.#entries.at(seq);
   }
 
   /** The engine's copy (lean when `lean`) of this very version of a record, once a step has
    *  decoded it; undefined while that version is only put, or another is held. */
   keptCopy(record: ExchangeRecord): ExchangeRecord | undefined {
-    const e = this.#entries[record.seq];
-    return e !== undefined && e.record.id === record.id && e.stamp === stampOf(record) ? e.record : undefined;
+    return this.#entries.keptCopy(record);
   }
 
   /** Every record, by ascending seq. */
   records(): ExchangeRecord[] {
-    const out: ExchangeRecord[] = [];
-    for (const e of this.#entries) if (e) out.push(e.record);
-    return out;
+    return this.#entries.records();
   }
 
   /** The findings naming a conversation ('' for none), or null when a rule threw (then
@@ -187,11 +122,11 @@ export class AnalysisEngine {
 
   /** Conversations and exchanges left unchecked by the steps so far. */
   get unchecked(): number {
-    return this.#unchecked.convs.size + this.#unchecked.seqs.size;
+    return this.#unchecked.size;
   }
 
   async #step(checkMs: number | undefined): Promise<EngineStep> {
-    if (this.#pending.size === 0 && !this.#relintAll && this.#thread.started) {
+    if (!this.#entries.pending && !this.#relintAll && this.#thread.started) {
       // Nothing put: only what earlier steps left unchecked.
       const changed = new Set<string>();
       await this.#check(changed, checkMs);
@@ -199,124 +134,60 @@ export class AnalysisEngine {
     }
     const final = this.#opts.final ?? true;
     // 1. Decode what changed, and judge whether threading can append it.
-    const added: Entry[] = [];
-    const touchedSeqs: number[] = [];
-    let rethread = !this.#thread.started;
-    const oldSeqs: number[] = [];
-    const reanswers: { old: Entry; now: Entry }[] = [];
-    for (const [seq, p] of this.#pending) {
-      const prev = this.#entries[seq];
-      if (p === null) {
-        if (prev) {
-          this.#entries[seq] = undefined;
-          rethread = true;
-          oldSeqs.push(seq);
-        }
-        continue;
-      }
-      const stamp = stampOf(p.record);
-      if (prev && prev.stamp === stamp && prev.record !== p.record) {
-        prev.record = this.#opts.lean === true ? leanCopy(p.record) : p.record; // the same version, read again
-        continue;
-      }
-      if (prev && prev.record === p.record && prev.stamp === stamp) continue;
-      const decoded = p.decoded ?? decodeExchange(p.record);
-      if (this.#opts.releaseBodies === true) releaseBodies(p.record);
-      const e: Entry = { record: this.#opts.lean === true ? leanCopy(p.record) : p.record, decoded, stamp };
-      if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
-      if (prev === undefined) added.push(e);
-      else if (prev.record === p.record) rethread = true;
-      else if (threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) reanswers.push({ old: prev, now: e });
-      this.#entries[seq] = e;
-      touchedSeqs.push(seq);
-    }
-    this.#pending.clear();
-    if (!rethread && (this.#legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
+    const { added, touched: touchedSeqs, removed: oldSeqs, reanswers, rethread: mustRethread } = this.#entries.apply();
+    let rethread = !this.#thread.started || mustRethread;
+    if (!rethread && (this.#entries.legacy || added.some((e) => !this.#thread.appendable(e.record)))) rethread = true;
 
     // 2. Thread. Where a token is read (its issuing exchange's URL) may move with it.
     this.#readings.placementsChanged();
-    const states = { get: (seq: number) => this.#entries[seq]?.record.state };
+    const states = { get: (seq: number) => this.#entries.at(seq)?.record.state };
     const before = this.#convs;
     let th: Threaded | null = null;
     // Conversations holding a changed exchange whose threading did not change: their
     // statuses are brought up to date.
     const also = new Set<Conversation>();
-    if (!rethread) for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) also.add(c);
+    if (!rethread) for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) also.add(c);
     if (!rethread && reanswers.length > 0) {
-      const filed = this.#thread.reanswer(reanswers, (seq) => this.#placed(seq), final, states);
+      const filed = this.#thread.reanswer(reanswers, (seq) => this.#index.roundsOf(seq), final, states);
       if (filed !== null) {
         const more = this.#thread.append(added, final, states, [...also]);
         th = { ...more, grown: [...new Set([...filed.grown, ...more.grown])] };
       }
     } else if (!rethread) th = this.#thread.append(added, final, states, [...also]);
-    th ??= this.#thread.rebuild(this.#entries.filter((e): e is Entry => e !== undefined), final, states);
+    th ??= this.#thread.rebuild(this.#entries.all(), final, states);
     this.#convs = th.conversations;
 
     // 3. Which conversations changed, and the indexes rules read.
-    const changed = new Set<string>();
-    const removed = new Set<string>();
-    const changedConvs: Conversation[] = [];
-    const oldConvs: Conversation[] = [];
+    let changed: Set<string>;
+    let removed = new Set<string>();
+    let changedConvs: Conversation[];
+    let oldConvs: Conversation[] = [];
     if (th.full) {
       // What changed is told by comparing each conversation with the one of the same id
       // before (as it stood until now); the first step has nothing to compare with.
-      const stamp = (seq: number) => this.#entries[seq]?.stamp ?? '';
-      const was = new Map<string, Conversation>();
-      for (const c of before) was.set(c.id, c);
-      const now = new Map<string, Conversation>();
-      for (const c of th.conversations) {
-        now.set(c.id, c);
-        const old = was.get(c.id);
-        if (old === undefined || fingerprint(old, stamp) !== fingerprint(c, stamp)) {
-          changed.add(c.id);
-          changedConvs.push(c);
-        }
-      }
-      for (const c of before) {
-        if (!now.has(c.id)) removed.add(c.id);
-        if (!now.has(c.id) || changed.has(c.id)) oldConvs.push(c);
-      }
+      const diff = compareThreadings(before, th.conversations, (seq) => this.#entries.at(seq)?.stamp ?? '');
+      ({ changed, removed, changedConvs, oldConvs } = diff);
       this.#reindex(th.conversations);
       // Conversations waiting to be checked are the new objects of their ids now.
-      if (this.#unchecked.convs.size > 0) {
-        for (const id of [...this.#unchecked.convs.keys()]) {
-          const c = now.get(id);
-          if (c === undefined) this.#unchecked.convs.delete(id);
-          else this.#unchecked.convs.set(id, c);
-        }
-      }
-      // An exchange whose new version threads the same still changes what lint sees.
-      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+      this.#unchecked.renew(diff.now);
     } else {
+      changed = new Set();
+      changedConvs = [];
       for (const c of th.grown) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      for (const seq of touchedSeqs) for (const c of this.#convsOf[seq] ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
-      this.#extendIndex(th.grown);
     }
+    // An exchange whose new version threads the same still changes what lint sees.
+    for (const seq of touchedSeqs) for (const c of this.#index.conversationsOf(seq) ?? []) if (!changed.has(c.id)) { changed.add(c.id); changedConvs.push(c); }
+    if (!th.full) this.#index.extend(th.grown);
 
     // 4. What lint must re-check.
-    const all = this.#relintAll || this.#legacy;
-    // A tools/list answer is read by the calls after it (`toolDefinition` looks back from a
-    // subject's own exchange): the earliest exchange of a tools/list that changed bounds them.
-    let listedFrom = Infinity;
-    for (const c of changedConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
-    for (const c of oldConvs) if (c.method === 'tools/list') for (const s of c.exchanges) listedFrom = Math.min(listedFrom, s);
+    const all = this.#relintAll || this.#entries.legacy;
+    const listedFrom = earliestToolList(changedConvs, oldConvs);
     // A re-thread collected the lists afresh (`#reindex`).
-    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#convIndex.get(c) ?? Infinity, (seq) => this.#entries[seq]?.decoded);
-    const convs = all ? this.#convs : this.#affected(changedConvs, oldConvs);
-    const seqs = new Set<number>(all ? [] : touchedSeqs);
-    if (!all) {
-      for (const c of changedConvs) for (const s of c.exchanges) seqs.add(s);
-      for (const c of oldConvs) for (const s of c.exchanges) seqs.add(s);
-      for (const s of oldSeqs) seqs.add(s);
-      if (listedFrom !== Infinity) {
-        const ids = new Set(convs.map((c) => c.id));
-        for (let s = Math.max(0, listedFrom); s < this.#entries.length; s++) {
-          if (this.#entries[s] === undefined) continue;
-          seqs.add(s);
-          for (const c of this.#convsOf[s] ?? []) if (!ids.has(c.id)) { ids.add(c.id); convs.push(c); }
-        }
-      }
-    }
+    if (listedFrom !== Infinity && !th.full) this.#toolLists = refileToolLists(this.#toolLists, changedConvs, (c) => this.#index.placeOf(c) ?? Infinity, (seq) => this.#entries.at(seq)?.decoded);
+    const { convs, seqs } = all ? { convs: [], seqs: new Set<number>() } : recheckScope(
+      { changedConvs, oldConvs, touched: touchedSeqs, removed: oldSeqs, listedFrom },
+      { conversations: this.#convs, index: this.#index, entries: this.#entries, issuedBy: (t) => this.#thread.origins(t) },
+    );
 
     // 5. Queue what must be checked again, then check it (all of it, or what the budget allows).
     const u = this.#unchecked;
@@ -324,21 +195,20 @@ export class AnalysisEngine {
       // Everything again, its findings kept until each is checked (a budgeted step on new
       // keys or legacy linking does not drop every count to 0 meanwhile); what is gone goes.
       for (const id of removed) this.#lint.setConversation(id, undefined);
-      u.convs.clear();
-      u.seqs.clear();
+      u.clear();
       for (const c of this.#convs) {
-        u.convs.set(c.id, c);
+        u.addConversation(c);
         changed.add(c.id);
       }
-      for (let s = 0; s < this.#entries.length; s++) if (this.#entries[s]) u.seqs.add(s);
-      for (const s of oldSeqs) u.seqs.add(s);
+      for (const s of this.#entries.seqs()) u.addExchange(s);
+      for (const s of oldSeqs) u.addExchange(s);
     } else {
       for (const id of removed) {
         this.#lint.setConversation(id, undefined);
-        u.convs.delete(id);
+        u.withdraw(id);
       }
-      for (const c of convs) u.convs.set(c.id, c);
-      for (const s of seqs) u.seqs.add(s);
+      for (const c of convs) u.addConversation(c);
+      for (const s of seqs) u.addExchange(s);
     }
     this.#relintAll = false;
     await this.#check(changed, checkMs);
@@ -347,219 +217,62 @@ export class AnalysisEngine {
   }
 
   // Reads the tokens of the conversations waiting, then lints them, then the exchanges
-  // waiting, newest first (a live exchange before a backlog), a chunk at a time until
-  // `checkMs` is spent. Every conversation checked is `changed`, and so is every one a
-  // finding set or withdrawn names (an exchange's findings name its conversation).
+  // waiting, newest first, a chunk at a time until `checkMs` is spent (unchecked-queue.ts).
+  // Every conversation checked is `changed`, and so is every one a finding set or withdrawn
+  // names (an exchange's findings name its conversation).
   async #check(changed: Set<string>, checkMs: number | undefined): Promise<void> {
-    const u = this.#unchecked;
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
-    if (u.convs.size === 0 && u.seqs.size === 0) return;
+    if (this.#unchecked.size === 0) return;
     const now = this.#opts.now ?? clock;
-    const size = this.#opts.checkChunk ?? CHECK_CHUNK;
     const until = checkMs === undefined ? Infinity : now() + checkMs;
-    const convs = [...u.convs.values()].reverse();
-    for (let i = 0; i < convs.length && now() < until; i += size) {
-      const chunk = convs.slice(i, i + size);
-      // Each token once: most are both issued by one round and echoed by the next.
-      const tokens = new Set<string>();
-      for (const c of chunk) for (const t of tokensOf(c)) tokens.add(t);
-      await this.#readings.readAll(tokens);
-      const ctx = this.#context();
-      for (const c of chunk) {
-        this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
-        changed.add(c.id);
-        u.convs.delete(c.id);
-      }
-    }
-    // Exchanges once every conversation is checked: their rules read the same tokens.
-    const seqs = u.convs.size > 0 ? [] : [...u.seqs].reverse();
-    for (let i = 0; i < seqs.length && now() < until; i += size) {
-      const ctx = this.#context();
-      for (const s of seqs.slice(i, i + size)) {
-        this.#lint.setExchange(s, this.#entries[s] ? this.#runner.exchange(ctx, s) : undefined);
-        u.seqs.delete(s);
-      }
-    }
+    await this.#unchecked.drain(this.#opts.checkChunk ?? CHECK_CHUNK, () => now() < until, {
+      conversations: async (chunk) => {
+        // Each token once: most are both issued by one round and echoed by the next.
+        const tokens = new Set<string>();
+        for (const c of chunk) for (const t of tokensOf(c)) tokens.add(t);
+        await this.#readings.readAll(tokens);
+        const ctx = this.#context();
+        return (c) => {
+          this.#lint.setConversation(c.id, this.#runner.conversation(ctx, c));
+          changed.add(c.id);
+        };
+      },
+      exchanges: () => {
+        const ctx = this.#context();
+        return (s) => this.#lint.setExchange(s, this.#entries.at(s) ? this.#runner.exchange(ctx, s) : undefined);
+      },
+    });
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
   }
 
   #result(changed: Set<string>, removed: Set<string>, full: boolean): EngineStep {
     const conversations = this.#convs;
-    const lint = this.#lint;
-    const entries = this.#entries;
-    let findings: Finding[] | undefined;
-    let tokens: Map<string, TokenReading> | undefined;
-    const self = this;
-    return {
-      conversations, changed, removed, full, unchecked: this.unchecked,
-      get findings() {
-        const seqs: number[] = [];
-        for (let s = 0; s < entries.length; s++) if (entries[s]) seqs.push(s);
-        return (findings ??= lint.all(conversations.map((c) => c.id), seqs));
-      },
-      get tokens() {
-        return (tokens ??= self.#tokenMap(conversations));
-      },
-    };
-  }
-
-  /** The changed conversations and every one a rule could see them from. */
-  #affected(changedConvs: readonly Conversation[], oldConvs: readonly Conversation[]): Conversation[] {
-    const ids = new Set<string>();
-    const out: Conversation[] = [];
-    const add = (c: Conversation) => {
-      if (!ids.has(c.id) && this.#convIndex.has(c)) {
-        ids.add(c.id);
-        out.push(c);
-      }
-    };
-    let earliestAnswer = Infinity;
-    for (const c of [...changedConvs, ...oldConvs]) {
-      add(c);
-      for (const t of tokensOf(c)) {
-        for (const o of this.#thread.origins(t)) add(o.conversation);
-        for (const p of this.#presented.get(t) ?? []) add(p.conversation);
-      }
-      for (const r of c.rounds) if (r.answeredAt !== null && r.answeredAt < earliestAnswer) earliestAnswer = r.answeredAt;
-    }
-    // A chain's answer asking for keys is seen by any later call's first round (see
-    // mrtr/state-cross-request): re-check every call first sent at or after it.
-    // Walked from the end, down to where no earlier call was first sent that late.
-    if (earliestAnswer !== Infinity) {
-      for (let i = this.#convs.length - 1; i >= 0 && this.#firstSentMax[i] >= earliestAnswer; i--) {
-        const c = this.#convs[i];
-        if ((c.rounds[0]?.sentAt ?? -Infinity) >= earliestAnswer) add(c);
-      }
-    }
-    return out;
-  }
-
-  /** Where each round of an exchange sits. */
-  #placed(seq: number): StateOrigin[] {
-    const out: StateOrigin[] = [];
-    for (const c of this.#convsOf[seq] ?? []) c.rounds.forEach((r, round) => {
-      if (r.exchange === seq) out.push({ conversation: c, round });
+    return engineStep({ conversations, changed, removed, full, unchecked: this.unchecked }, {
+      findings: () => this.#lint.all(conversations.map((c) => c.id), this.#entries.seqs()),
+      tokens: () => this.#readings.inOrder(conversations),
     });
-    return out;
   }
 
   #reindex(convs: readonly Conversation[]): void {
-    this.#convIndex.clear();
-    this.#indexed.clear();
-    this.#firstSentMax = [];
-    this.#convsOf = [];
-    this.#presented = new Map();
-    this.#extendIndex(convs);
-    this.#toolLists = collectToolLists(convs, (seq) => this.#entries[seq]?.decoded);
-  }
-
-  /** Adds new conversations and new rounds of known ones to the indexes (conversations
-   *  only grow between re-threads: new ones come last, rounds are pushed). */
-  #extendIndex(grown: readonly Conversation[]): void {
-    for (const c of grown) {
-      let ci = this.#convIndex.get(c);
-      if (ci === undefined) {
-        this.#convIndex.set(c, (ci = this.#convIndex.size));
-        // A conversation's first round never changes once threaded.
-        const before = ci > 0 ? this.#firstSentMax[ci - 1] : -Infinity;
-        this.#firstSentMax[ci] = Math.max(before, c.rounds[0]?.sentAt ?? -Infinity);
-      }
-      for (const seq of c.exchanges) {
-        const list = this.#convsOf[seq];
-        if (list === undefined) this.#convsOf[seq] = [c];
-        else if (!list.includes(c)) list.push(c);
-      }
-      const from = this.#indexed.get(c) ?? 0;
-      for (let ri = from; ri < c.rounds.length; ri++) {
-        const round = c.rounds[ri];
-        if (round.stateSent === null) continue;
-        const list = this.#presented.get(round.stateSent);
-        const p: Presentation = { round, conversation: c };
-        if (list === undefined) this.#presented.set(round.stateSent, [p]);
-        else {
-          // Conversation order, then round order: usually the end.
-          let at = list.length;
-          while (at > 0 && this.#convIndex.get(list[at - 1].conversation)! > ci) at--;
-          list.splice(at, 0, p);
-        }
-      }
-      this.#indexed.set(c, c.rounds.length);
-    }
-  }
-
-  /** Where the batch analysis reads a token: the first round issuing it, else sending it. */
-  #whereOf(token: string): number | undefined {
-    let best: { ci: number; ri: number; seq: number } | undefined;
-    for (const o of this.#thread.origins(token)) {
-      const ci = this.#convIndex.get(o.conversation) ?? Infinity;
-      if (best === undefined || ci < best.ci || (ci === best.ci && o.round < best.ri)) best = { ci, ri: o.round, seq: o.conversation.rounds[o.round].exchange };
-    }
-    if (best !== undefined) return best.seq;
-    return this.#presented.get(token)?.[0]?.round.exchange;
+    this.#index.reset(convs);
+    this.#toolLists = collectToolLists(convs, (seq) => this.#entries.at(seq)?.decoded);
   }
 
   /** The URL a token is read for: that of the exchange the batch analysis places it in. */
   #urlOf(token: string): string {
-    const seq = this.#whereOf(token);
-    return seq === undefined ? '' : (this.#entries[seq]?.record.request.url ?? '');
-  }
-
-  /** Every token in first-seen order: issued ones first, then sent ones (as `analyze` did). */
-  #tokenMap(convs: readonly Conversation[]): Map<string, TokenReading> {
-    const out = new Map<string, TokenReading>();
-    const put = (t: string | null) => {
-      if (t === null || out.has(t)) return;
-      const r = this.#readings.reading(t);
-      if (r !== undefined) out.set(t, r);
-    };
-    for (const c of convs) for (const r of c.rounds) put(r.stateIssued);
-    for (const c of convs) for (const r of c.rounds) put(r.stateSent);
-    return out;
+    const seq = this.#index.tokenExchange(token, this.#thread.origins(token));
+    return seq === undefined ? '' : (this.#entries.at(seq)?.record.request.url ?? '');
   }
 
   #context(): LintContext {
-    const entries = this.#entries;
-    const options: LintOptions = {
-      maxRounds: this.#opts.maxRounds ?? DEFAULT_LINT_OPTIONS.maxRounds,
-      ttlBoundSeconds: this.#opts.ttlBoundSeconds ?? DEFAULT_LINT_OPTIONS.ttlBoundSeconds,
-      keysGiven: this.#opts.keysGiven ?? this.#opts.keysFor !== undefined,
-    };
-    const entry = (seq: number) => {
-      const e = entries[seq];
-      if (e === undefined) throw new Error(`no exchange with seq ${seq}`);
-      return e;
-    };
-    const memo = new Map<object, unknown>();
-    // Rules ask for the same tokens' readings many times in one pass. Nothing a reading
-    // depends on (threading, keys, what `readAll` read) changes while lint runs, so each
-    // token's answer is kept for the pass instead of being looked up again per ask.
-    const readings = new Map<string, TokenReading | undefined>();
-    const toolLists = this.#toolLists;
-    const presented = this.#presented;
-    const convsOf = this.#convsOf;
-    return {
-      options,
+    return lintContext({
+      options: lintOptionsOf(this.#opts),
       conversations: this.#convs,
-      record: (seq) => entry(seq).record,
-      decoded: (seq) => entry(seq).decoded,
-      request: (round: Round) => entry(round.exchange).decoded.sent[round.message],
-      answer: (round: Round) => (round.answer >= 0 ? entry(round.exchange).decoded.received[round.answer] : undefined),
-      token: (t) => {
-        if (readings.has(t)) return readings.get(t);
-        const r = this.#readings.reading(t);
-        readings.set(t, r);
-        return r;
-      },
-      conversationsOf: (seq) => convsOf[seq] ?? [],
+      entries: this.#entries,
+      index: this.#index,
+      toolLists: this.#toolLists,
+      reading: (t) => this.#readings.reading(t),
       issuedBy: (t) => this.#thread.origins(t),
-      toolDefinition: (name, beforeSeq) => toolDefinition(toolLists, name, beforeSeq),
-      presentations: (t) => presented.get(t) ?? [],
-      memo: <T>(key: object, build: () => T): T => {
-        if (memo.has(key)) return memo.get(key) as T;
-        const v = build();
-        memo.set(key, v);
-        return v;
-      },
-    };
+    });
   }
 }

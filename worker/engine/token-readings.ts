@@ -6,7 +6,7 @@
 // Hot path: rules ask for readings many times per conversation. They are filed by URL,
 // then by token (two lookups of strings whose hashes V8 keeps), not under one joined
 // key, which would build and hash a new ~200-character string on every ask.
-import type { TokenReading } from '../protocol.js';
+import type { Conversation, TokenReading } from '../protocol.js';
 import { readToken, readTokenSync, type HmacSha256Check, type TokenKey } from '../tokens/index.js';
 
 export class TokenReadings {
@@ -62,6 +62,20 @@ export class TokenReadings {
       if (r !== undefined) read.set(token, r);
     }
     return r;
+  }
+
+  /** Every token of `convs` that has a reading, in first-seen order: issued ones first, then
+   *  sent ones (the order the batch analysis lists them in). */
+  inOrder(convs: readonly Conversation[]): Map<string, TokenReading> {
+    const out = new Map<string, TokenReading>();
+    const put = (t: string | null) => {
+      if (t === null || out.has(t)) return;
+      const r = this.reading(t);
+      if (r !== undefined) out.set(t, r);
+    };
+    for (const c of convs) for (const r of c.rounds) put(r.stateIssued);
+    for (const c of convs) for (const r of c.rounds) put(r.stateSent);
+    return out;
   }
 
   #urlOf(token: string): string {

@@ -9,6 +9,7 @@ import {
   type FieldValue, type FormCheck, type FormModel, type InputRequest, type SavedAnswer, type Stepper, type StepperState, type Transport,
 } from '../console/index.js';
 import { AnswerMemory, callTargetKey, type StoredAnswer } from '../console/answer-memory.js';
+import { needsTasksExtension } from '../console/task-request.js';
 import type { CallSpec, QuestionView, StepView } from '../view/console-types.js';
 
 /** One question of an input request, with what the page needs to render its editor. */
@@ -243,9 +244,12 @@ function toView(s: StepperState | null, url: string, auto: boolean, session: str
       ...(s.preview.error ? { error: s.preview.error } : {}), changes: s.preview.edited ? diffDraft(s.preview.original, s.preview.text) : [],
     } : null,
     branches: stepper?.branches() ?? [],
-    ...(s.message !== undefined ? { message: s.message } : {}),
+    ...(s.message !== undefined ? { message: s.message } : s.rounds.some((r) => needsTasksExtension(r.reading)) ? { message: TASK_ONLY } : {}),
   };
 }
+
+// ▶ Call does not declare the tasks extension (it cannot poll a task); a tool that needs it says so.
+const TASK_ONLY = 'The server runs this tool only as a task (-32021 naming io.modelcontextprotocol/tasks): use ▶ Call as task, which declares the extension and drives the task, MRTR rounds first if the tool asks.';
 
 function pretty(body: string): string {
   try {

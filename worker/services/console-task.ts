@@ -79,9 +79,9 @@ export class ConsoleTask {
 }
 
 function toView(s: TaskDriverState | null, url: string, session: string | null): TaskView {
-  if (!s) return { phase: 'idle', url, taskId: null, status: null, pollIntervalMs: null, timeline: [], polls: 0, questions: [], staged: [], answered: [], reusedKeys: [], sends: [], keyTests: [], session };
+  if (!s) return { phase: 'idle', rounds: 0, url, taskId: null, status: null, pollIntervalMs: null, timeline: [], polls: 0, questions: [], staged: [], answered: [], reusedKeys: [], sends: [], keyTests: [], session };
   return {
-    phase: s.phase, url, taskId: s.taskId, status: s.status, pollIntervalMs: s.pollIntervalMs, timeline: s.timeline, polls: s.polls, session,
+    phase: s.phase, rounds: s.rounds, url, taskId: s.taskId, status: s.status, pollIntervalMs: s.pollIntervalMs, timeline: s.timeline, polls: s.polls, session,
     ...(s.statusMessage !== undefined ? { statusMessage: s.statusMessage } : {}),
     questions: Object.entries(s.outstanding).map(([k, req]) => questionView(k, req, s.staged[k])),
     staged: Object.keys(s.staged),

@@ -19,8 +19,9 @@
 // request's send time, not at the time of processing.
 import type { Conversation, DecodedExchange, ExchangeRecord, OriginKind, Round } from '../protocol.js';
 import { header } from '../decode/headers.js';
-import { MRTR_METHODS, requestMeta, targetName } from '../decode/meta.js';
-import { buildRound, canonicalArgs, canonicalJson } from './round.js';
+import { MRTR_METHODS, targetName } from '../decode/meta.js';
+import { buildRound } from './round.js';
+import { CallShape, compatible, endedBefore, failedBefore, keyScore, lastRound } from './retry-match.js';
 import { LegacyLinker } from './legacy.js';
 import { TaskLinker } from './task-linker.js';
 import { statusOf } from './status.js';
@@ -31,45 +32,6 @@ interface ChainInfo {
   key: string;
   /** The first round's arguments and clientInfo, for comparing retries with. */
   shape: CallShape;
-}
-
-/**
- * What a retry is compared on: canonical arguments, and clientInfo as sent (JSON text)
- * and in canonical form. Hot path: each is computed on first need, because most requests
- * join by token and are never compared (a class, not closures: one object a request).
- */
-class CallShape {
-  private argsText: string | undefined;
-  private ci: Record<string, unknown> | null | undefined;
-  private ciRaw: string | null | undefined;
-  private ciCanonical: string | null | undefined;
-  constructor(private readonly method: string, private readonly params: Record<string, unknown> | undefined) {}
-
-  args(): string {
-    return (this.argsText ??= canonicalArgs(this.method, this.params));
-  }
-
-  private clientInfo(): Record<string, unknown> | null {
-    if (this.ci === undefined) this.ci = requestMeta(this.params).clientInfo ?? null;
-    return this.ci;
-  }
-
-  /** clientInfo as sent (JSON text), or null when the request did not say. */
-  clientRaw(): string | null {
-    if (this.ciRaw === undefined) {
-      const ci = this.clientInfo();
-      this.ciRaw = ci ? JSON.stringify(ci) : null;
-    }
-    return this.ciRaw;
-  }
-
-  clientCanonical(): string | null {
-    if (this.ciCanonical === undefined) {
-      const ci = this.clientInfo();
-      this.ciCanonical = ci ? canonicalJson(ci) : null;
-    }
-    return this.ciCanonical;
-  }
 }
 
 /** The Console actions whose exchanges are branches of the round they were made from. */
@@ -88,33 +50,6 @@ export interface StatesBySeq { get(seq: number): ExchangeRecord['state'] | undef
 /** Sorts records by request send time, then by position in the capture. */
 export function orderForThreading(records: readonly ExchangeRecord[]): ExchangeRecord[] {
   return [...records].sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq);
-}
-
-function lastRound(c: Conversation): Round {
-  return c.rounds[c.rounds.length - 1];
-}
-
-/** The chain had ended (its latest branch answered `complete`) before time `t`. An error
- *  is not an end here: the client may recover with a token the chain issued earlier. */
-function endedBefore(c: Conversation, t: number): boolean {
-  const r = lastRound(c);
-  return r.outcome === 'complete' && r.answeredAt !== null && r.answeredAt <= t;
-}
-
-/** The latest branch ended in an error answered before time `t`. */
-function failedBefore(c: Conversation, t: number): boolean {
-  const r = lastRound(c);
-  return r.outcome === 'error' && r.answeredAt !== null && r.answeredAt <= t;
-}
-
-function keyScore(retryKeys: readonly string[] | null, asked: Record<string, string> | null): number {
-  const want = asked ? Object.keys(asked) : [];
-  const have = retryKeys ?? [];
-  if (want.length === 0 && have.length === 0) return 2;
-  const haveSet = new Set(have);
-  const hits = want.filter((k) => haveSet.has(k)).length;
-  if (hits === want.length && have.length === want.length) return 2;
-  return hits > 0 ? 1 : 0;
 }
 
 /** Incremental threader: `add` each exchange in send order, read `conversations()` any time. */
@@ -355,15 +290,6 @@ export class Threader {
     if (round.legacy) this.legacy.register(conv, ri, session);
     this.tasks.adopt(conv, ri, key, record, decoded);
   }
-}
-
-/** clientInfo values agree, or one side did not say. JSON text first (the same client
- *  re-sends the same object), canonical form only when the texts differ. */
-function compatible(a: CallShape, b: CallShape): boolean {
-  const ra = a.clientRaw();
-  const rb = b.clientRaw();
-  if (ra === null || rb === null || ra === rb) return true;
-  return a.clientCanonical() === b.clientCanonical();
 }
 
 /** The seqs sorted, without repeats, in an array of their exact size (a list grown by push

@@ -176,7 +176,10 @@ export interface ResendView {
 
 /** A task the Console drives (tasks extension), after every command. */
 export interface TaskView {
-  phase: 'idle' | 'sending' | 'running' | 'done' | 'not-task';
+  /** `rounds`: the call is still in its MRTR rounds (questions answered with Submit, sent as the call's retry). */
+  phase: 'idle' | 'sending' | 'rounds' | 'running' | 'done' | 'not-task';
+  /** MRTR rounds the call went through before the task was created. */
+  rounds: number;
   url: string;
   taskId: string | null;
   status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | null;

@@ -10,6 +10,7 @@ import { ALL_RULES } from '../lint/rules/index.js';
 import { inspectToken, readToken, type TokenKey } from '../tokens/index.js';
 import type { AnalysisIndex } from './analysis-index.js';
 import { taskCardView } from './task-card.js';
+import { roundLinkText } from './round-link.js';
 import { serverOf } from '../tokens/server-of.js';
 import type { ConversationView, FindingView, InputRequestView, LegacyView, RoundView, TokenView } from './types.js';
 
@@ -136,6 +137,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
       requestId: r.requestId,
       outcome: r.outcome,
       link: r.link,
+      linkText: roundLinkText(r),
       ...(r.linkReason !== undefined ? { linkReason: r.linkReason } : {}),
       ...(r.candidates !== undefined ? { candidates: r.candidates } : {}),
       parent,

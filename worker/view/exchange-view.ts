@@ -2,6 +2,7 @@
 // pretty-printed and cut to a size, the event stream with per-event times, timing.
 import { decodeHeaderValue, header } from '../decode/headers.js';
 import { requestMeta, targetName } from '../decode/meta.js';
+import { TASK_METHODS, taskIdOf } from '../decode/task.js';
 import type { DecodedExchange, ExchangeRecord, HeaderPair, RpcMessage } from '../protocol.js';
 import type { BodyView, EventView, ExchangeView, HeaderView } from './types.js';
 
@@ -49,10 +50,13 @@ function checkOf(h: HeaderPair, d: DecodedExchange): HeaderView['check'] {
       : { ok: false, message: `body method is ${JSON.stringify(msg.method ?? null)}` };
   }
   if (n === 'mcp-name') {
-    const name = targetName(msg.method, msg.params);
+    // The tasks extension mirrors params.taskId on the methods that address a task (tasks:509-511).
+    const task = msg.method !== undefined && TASK_METHODS.has(msg.method);
+    const name = task ? taskIdOf(msg.params) : targetName(msg.method, msg.params);
+    const field = task ? 'taskId' : msg.method === 'resources/read' ? 'uri' : 'name';
     return name === value
-      ? { ok: true, message: `matches params.${msg.method === 'resources/read' ? 'uri' : 'name'}` }
-      : { ok: false, message: `body names ${JSON.stringify(name)}` };
+      ? { ok: true, message: `matches params.${field}` }
+      : { ok: false, message: name === null ? `the body has no params.${field}` : `body names ${JSON.stringify(name)} (params.${field})` };
   }
   if (n === 'mcp-protocol-version') {
     const v = requestMeta(msg.params).protocolVersion;

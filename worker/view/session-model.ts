@@ -1,16 +1,12 @@
 // One capture session as the worker holds it: the records (the source of truth), the
-// analysis derived from them, and the list rows, rebuilt only when either changed.
-// Filtering reads a build in session-list.ts; the page gets rows, never traffic.
+// analysis derived from them, and the list rows, rebuilt only when either changed. Each
+// build feeds what changed to the session's engine, brings the rows up to date
+// (session-rows.ts, one row each: conversation-summary.ts) and logs what changed for list
+// deltas (change-log.ts). Filtering reads a build in session-list.ts; the page gets rows,
+// never traffic.
 //
-// Held records: exchanges storage refused (quota) live in the page's memory and
-// are handed here so they are listed, analysed and exported like stored ones. They are an
-// overlay: a held copy replaces its stored copy by id (it is always the more complete one),
-// keeping the stored `seq`. A record never stored has no `seq`, so it gets a provisional
-// one after every other at each build. Hazard: `seq` keys the analysis (a dense array, and
-// `c<seq>` conversation ids), so provisional numbers must never collide with stored ones;
-// storage does not advance a session's numbering for a failed add, so a later stored
-// exchange can take the number a held one had: provisional seqs (and so the ids of their
-// conversations) may change between builds, stored ones never do.
+// Held records: exchanges storage refused (quota) are laid over the stored ones
+// (held-records.ts, which says why their seqs may change between builds).
 //
 // Lean records: given a body store, the model keeps stored records without their body texts
 // once the engine has decoded them (decode/lean-record.ts); the detail pane, search, export
@@ -25,19 +21,17 @@
 // keep their findings as they were (none, for new ones) until then.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
-import type { Conversation, DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
-import { PROTOCOL_VERSION } from '../protocol.js';
-import type { CaptureStore, NewExchange, StoredExchange } from '../storage/index.js';
+import type { DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
+import type { CaptureStore, StoredExchange } from '../storage/index.js';
 import type { TokenKey } from '../tokens/index.js';
-import { branchCount } from '../thread/branches.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
-import type { ConversationSummary, FindingCounts } from './types.js';
+import { conversationSummary } from './conversation-summary.js';
+import { HeldRecords, type UnsavedExchange } from './held-records.js';
+import { ChangeLog } from './change-log.js';
+import { SessionRows, type RowCounts, type RowEntry } from './session-rows.js';
+import type { ConversationSummary } from './types.js';
 
-/**
- * An exchange storage refused, as complete as it got. `seq` is there only when an earlier
- * step of it was stored (its stored position); plain data, it crosses every boundary.
- */
-export type UnsavedExchange = NewExchange & { seq?: number };
+export type { UnsavedExchange } from './held-records.js';
 
 /** Everything derived from one version of the records. */
 export interface Built {
@@ -45,12 +39,12 @@ export interface Built {
   analysis: Analysis;
   index: AnalysisIndex;
   rows: ConversationSummary[];
-  byId: Map<string, { conversation: Conversation; row: ConversationSummary }>;
+  byId: Map<string, RowEntry>;
   /** Findings outside any conversation (exchange-level), counted in the unfiltered status bar. */
   readonly loose: Finding[];
   /** Errors and warnings over every row, as of this build, tamper tests' expected findings
    *  apart (kept per row change, so the unfiltered status bar is not a walk over every row). */
-  rowCounts: { errors: number; warnings: number; expected: number };
+  rowCounts: RowCounts;
   /** How many exchanges were analysed. */
   exchanges: number;
   /** Conversations and exchanges not checked yet (see the header): their findings trail. */
@@ -76,57 +70,6 @@ export function builtModel(b: Built): SessionModel | undefined {
   return modelOfBuilt.get(b);
 }
 
-/** How many builds' changes a session remembers for pages that ask what changed. */
-const CHANGE_LOG = 64;
-
-function counts(findings: readonly Finding[] | undefined): FindingCounts {
-  const n: FindingCounts = { error: 0, warning: 0, info: 0 };
-  for (const f of findings ?? []) n[f.severity] += 1;
-  return n;
-}
-
-function summarize(c: Conversation, index: AnalysisIndex): ConversationSummary {
-  const first = c.rounds[0];
-  const lastSeq = c.exchanges[c.exchanges.length - 1];
-  let end: number | null = null;
-  for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
-  const amb = c.rounds.find((r) => r.link === 'ambiguous');
-  const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
-  return {
-    id: c.id, method: c.method, name: c.name, era: c.era, rounds: c.rounds.length, status: c.status,
-    findings: counts(index.findingsByConversation.get(c.id)),
-    firstSeq: c.exchanges[0] ?? -1,
-    startedAt,
-    durationMs: end !== null ? Math.max(0, end - startedAt) : null,
-    hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
-    ambiguous: amb !== undefined,
-    ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
-    httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
-    ...consoleFields(c),
-    ...tamperCounts(c, index.findingsByConversation.get(c.id)),
-  };
-}
-
-/** The findings about its tamper tests' exchanges (a tamper test may join the call it tampers with), when there are any. */
-function tamperCounts(c: Conversation, findings: readonly Finding[] | undefined): Pick<ConversationSummary, 'expected'> {
-  if (findings === undefined || findings.length === 0 || !c.rounds.some((r) => r.origin === 'tamper')) return {};
-  const tampered = new Set<number>();
-  for (const r of c.rounds) if (r.origin === 'tamper') tampered.add(r.exchange);
-  const n = counts(findings.filter((f) => tampered.has(f.exchange)));
-  return n.error + n.warning + n.info > 0 ? { expected: n } : {};
-}
-
-/** The row's Console label, run and branch count, each only when there is one. */
-function consoleFields(c: Conversation): Pick<ConversationSummary, 'origin' | 'run' | 'branches'> {
-  const out: Pick<ConversationSummary, 'origin' | 'run' | 'branches'> = {};
-  const origin = c.rounds[0]?.origin;
-  if (origin !== undefined) out.origin = origin;
-  if (c.run !== undefined) out.run = c.run;
-  const branches = c.rounds.length > 1 ? branchCount(c.rounds) : 1;
-  if (branches > 1) out.branches = branches;
-  return out;
-}
-
 export class SessionModel {
   readonly records = new Map<string, StoredExchange>();
   /** Bumped on every change of the records. */
@@ -137,7 +80,7 @@ export class SessionModel {
   /** Ids whose record is not written yet (see the header): kept whole. */
   readonly #unstored = new Set<string>();
   /** Held copies by id (see the header): shown over the stored records until released. */
-  readonly #held = new Map<string, UnsavedExchange>();
+  readonly #held = new HeldRecords();
   /** The session's one engine: it keeps decodings, threading, readings and findings. */
   #engine: AnalysisEngine | null = null;
   #keys = -1;
@@ -147,17 +90,10 @@ export class SessionModel {
   #overlay = false;
   /** seq → id, as last fed to the engine. */
   #fed = new Map<number, string>();
-  readonly #rows = new Map<string, { conversation: Conversation; row: ConversationSummary }>();
-  /** What each recent build changed, oldest first (epochs consecutive). */
-  readonly #log: { epoch: number; changed: ReadonlySet<string>; removed: ReadonlySet<string> }[] = [];
-  #sorted: ConversationSummary[] = [];
-  /** Row id → its place in `#sorted`. */
-  #at = new Map<string, number>();
-  #known = 0;
-  /** Errors and warnings summed over `#rows`, and the expected (tamper) ones apart. */
-  #errors = 0;
-  #warnings = 0;
-  #expected = 0;
+  /** The list rows, kept across builds. */
+  readonly #rows = new SessionRows();
+  /** What each recent build changed (for list deltas). */
+  readonly #log = new ChangeLog();
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
@@ -211,16 +147,14 @@ export class SessionModel {
 
   /** Holds (or replaces) copies of exchanges storage refused. */
   hold(records: Iterable<UnsavedExchange>): void {
-    for (const r of records) this.#held.set(r.id, r);
+    this.#held.hold(records);
     this.#overlay = true;
     this.version += 1;
   }
 
   /** Drops held copies (they were written, or their session was cleared). */
   release(ids: Iterable<string>): void {
-    let changed = false;
-    for (const id of ids) changed = this.#held.delete(id) || changed;
-    if (changed) {
+    if (this.#held.release(ids)) {
       this.#overlay = true;
       this.version += 1;
     }
@@ -233,23 +167,12 @@ export class SessionModel {
 
   /** One exchange as analysed: the held copy when there is one (lean when stored, in a lean model). */
   record(id: string): ExchangeRecord | undefined {
-    const h = this.#held.get(id);
-    return h ? { ...h, v: PROTOCOL_VERSION, seq: this.records.get(id)?.seq ?? h.seq ?? -1 } : this.records.get(id);
+    return this.#held.record(id, this.records);
   }
 
   /** The stored records with the held copies laid over them, in no particular order. */
   merged(): StoredExchange[] {
-    if (this.#held.size === 0) return [...this.records.values()];
-    const out = new Map(this.records);
-    let top = -1;
-    for (const r of this.records.values()) top = Math.max(top, r.seq);
-    for (const h of this.#held.values()) if (h.seq !== undefined) top = Math.max(top, h.seq);
-    const held = [...this.#held.values()].sort((a, b) => a.startedAt - b.startedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (const h of held) {
-      const seq = this.records.get(h.id)?.seq ?? h.seq ?? ++top;
-      out.set(h.id, { ...h, v: PROTOCOL_VERSION, seq });
-    }
-    return [...out.values()];
+    return this.#held.merged(this.records);
   }
 
   /** The analysis for the current records and keys (shared by concurrent callers). Only
@@ -332,25 +255,6 @@ export class SessionModel {
     }
   }
 
-  /** Sets a conversation's row, keeping the sums of the rows' counts. */
-  #setRow(id: string, entry: { conversation: Conversation; row: ConversationSummary }): void {
-    this.#uncount(this.#rows.get(id)?.row);
-    this.#rows.set(id, entry);
-    this.#count(entry.row, 1);
-  }
-
-  #uncount(row: ConversationSummary | undefined): void {
-    if (row !== undefined) this.#count(row, -1);
-  }
-
-  // As `listOf` counts: a tamper test is meant to be refused, so its findings are apart.
-  #count(row: ConversationSummary, sign: 1 | -1): void {
-    const t = row.expected;
-    this.#errors += sign * (row.findings.error - (t?.error ?? 0));
-    this.#warnings += sign * (row.findings.warning - (t?.warning ?? 0));
-    if (t) this.#expected += sign * (t.error + t.warning);
-  }
-
   #assemble(engine: AnalysisEngine, step: EngineStep): Built {
     let fallback: Map<string, Finding[]> | undefined;
     const findingsOf = (id: string): Finding[] | undefined => {
@@ -361,54 +265,8 @@ export class SessionModel {
       return fallback.get(id);
     };
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
-    for (const id of step.removed) {
-      this.#uncount(this.#rows.get(id)?.row);
-      this.#rows.delete(id);
-    }
+    this.#rows.update(step, (c) => conversationSummary(c, index));
     const convs = step.conversations;
-    const fresh: ConversationSummary[] = [];
-    if (step.full) {
-      for (const c of convs) {
-        const had = this.#rows.get(c.id);
-        if (had === undefined || step.changed.has(c.id)) this.#setRow(c.id, { conversation: c, row: summarize(c, index) });
-        else had.conversation = c;
-      }
-    } else {
-      // Between re-threads conversations only grow: new ones are appended.
-      for (let i = this.#known; i < convs.length; i++) {
-        const row = summarize(convs[i], index);
-        this.#setRow(convs[i].id, { conversation: convs[i], row });
-        fresh.push(row);
-      }
-      for (const id of step.changed) {
-        const had = this.#rows.get(id);
-        if (had && !fresh.includes(had.row)) this.#setRow(id, { conversation: had.conversation, row: summarize(had.conversation, index) });
-      }
-    }
-    this.#known = convs.length;
-    if (step.full || step.removed.size > 0) {
-      this.#sorted = [...this.#rows.values()].map((e) => e.row).sort((x, y) => x.firstSeq - y.firstSeq);
-      this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
-    } else if (step.changed.size > 0) {
-      // Rows in capture order, changed in place; new ones mostly come last (sorted only
-      // when they do not). Hazard: an earlier Built's rows change with it (reads want the
-      // latest anyway).
-      for (const id of step.changed) {
-        const i = this.#at.get(id);
-        if (i !== undefined) this.#sorted[i] = this.#rows.get(id)!.row;
-      }
-      let inOrder = true;
-      for (const row of fresh) {
-        const rows = this.#sorted;
-        if (rows.length > 0 && rows[rows.length - 1].firstSeq > row.firstSeq) inOrder = false;
-        this.#at.set(row.id, rows.length);
-        rows.push(row);
-      }
-      if (!inOrder) {
-        this.#sorted.sort((x, y) => x.firstSeq - y.firstSeq);
-        this.#at = new Map(this.#sorted.map((r, i) => [r.id, i]));
-      }
-    }
     let records: ExchangeRecord[] | undefined;
     let decoded: DecodedExchange[] | undefined;
     const analysis: Analysis = {
@@ -427,30 +285,17 @@ export class SessionModel {
       },
     };
     const epoch = this.steps;
-    this.#log.push({ epoch, changed: step.changed, removed: step.removed });
-    if (this.#log.length > CHANGE_LOG) this.#log.shift();
+    this.#log.add(epoch, step.changed, step.removed);
     const log = this.#log;
     let loose: Finding[] | undefined;
     return {
-      analysis, index, rows: this.#sorted, byId: this.#rows,
+      analysis, index, rows: this.#rows.sorted, byId: this.#rows.byId,
       get loose() {
         return (loose ??= findingsOf('') ?? []);
       },
-      rowCounts: { errors: this.#errors, warnings: this.#warnings, expected: this.#expected },
+      rowCounts: this.#rows.counts(),
       exchanges: this.#fed.size, unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
-      changesSince: (since) => {
-        if (since === epoch) return { changed: new Set(), removed: new Set() };
-        const from = log.findIndex((e) => e.epoch === since + 1);
-        if (from < 0 || since > epoch) return null;
-        const changed = new Set<string>();
-        const removed = new Set<string>();
-        for (const e of log.slice(from)) {
-          if (e.epoch > epoch) break;
-          for (const id of e.removed) { removed.add(id); changed.delete(id); }
-          for (const id of e.changed) { changed.add(id); removed.delete(id); }
-        }
-        return { changed, removed };
-      },
+      changesSince: (since) => log.since(since, epoch),
     };
   }
 }

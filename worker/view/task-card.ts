@@ -7,6 +7,8 @@ import { taskFields } from '../decode/task.js';
 import type { AnalysisIndex } from './analysis-index.js';
 import type { TaskCardView, TaskKeyView, TaskStatusView } from './types.js';
 
+const METHOD: Record<TaskEvent['kind'], string> = { create: 'tools/call', retry: 'tools/call', poll: 'tasks/get', update: 'tasks/update', cancel: 'tasks/cancel' };
+
 /** The card of a conversation holding a task; null for any other. */
 export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardView | null {
   if (c.task === undefined) return null;
@@ -19,6 +21,9 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
   let prev: TaskEvent | null = null;
   let pollIntervalMs: number | null = null;
   let final: TaskCardView['final'] = null;
+  // A JSON-RPC error answers one request (a header refused, an undeclared extension, an
+  // unknown task): the task did not fail by it. Its round shows it; the card counts it.
+  const refused: TaskCardView['refused'] = [];
   for (const e of ledger.events) {
     if (e.kind === 'poll') {
       polls.push(e);
@@ -26,7 +31,7 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
     }
     prev = e;
     if (e.pollIntervalMs !== null) pollIntervalMs = e.pollIntervalMs;
-    if (e.error !== null && e.kind === 'poll') final = { kind: 'error', value: e.error };
+    if (e.error !== null) refused.push({ exchange: e.exchange, method: METHOD[e.kind], code: e.error.code, message: e.error.message });
     if (e.status === null) continue;
     const last = timeline[timeline.length - 1];
     if (last !== undefined && last.status === e.status) last.reports++;
@@ -39,6 +44,7 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
     taskId: c.task.taskId,
     status: c.task.status,
     created: c.task.created !== null,
+    known: c.task.created !== null || ledger.events.some((e) => e.status !== null),
     timeline,
     polls: polls.length,
     folded: c.rounds.reduce((n, r) => n + (r.task?.polls?.length ?? 0), 0),
@@ -49,6 +55,7 @@ export function taskCardView(c: Conversation, index: AnalysisIndex): TaskCardVie
     outstanding: ledger.keys.filter((k) => outstanding.has(k.key)).map(key),
     answered: ledger.keys.filter((k) => k.answeredIn !== null).map(key),
     final,
+    refused,
   };
 }
 

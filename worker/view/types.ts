@@ -138,6 +138,8 @@ export interface RoundView {
   requestId: JsonRpcId;
   outcome: RoundOutcome;
   link: RoundLink;
+  /** How it was linked, in words (view/round-link.ts). */
+  linkText: string;
   linkReason?: string;
   candidates?: string[];
   parent: number | null;
@@ -215,8 +217,12 @@ export interface TaskCardView {
   /** Keys asked for over the task's life: outstanding ones (the latest poll's, unanswered) and answered ones. */
   outstanding: TaskKeyView[];
   answered: TaskKeyView[];
-  /** A completed task's result, or a failed task's error (or a JSON-RPC error that ended it). */
+  /** Some answer showed the server knows the task (its creation, or a status reported). */
+  known: boolean;
+  /** A completed task's result, or a failed task's `error`: never a refused request's. */
   final: { kind: 'result' | 'error'; value: unknown } | null;
+  /** Requests of the task answered with a JSON-RPC error, each shown on its round. */
+  refused: { exchange: number; method: string; code: number; message: string }[];
 }
 
 /** A finding with its rule's text, for the Findings tab. */

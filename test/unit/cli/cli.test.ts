@@ -15,7 +15,7 @@ const MANUAL = 'test/fixtures/sdk/sdk-v2-manual.har';
 const AUTO = 'test/fixtures/sdk/sdk-v2-auto.har';
 
 // The package's bin, run directly (npx adds a second or more per call; one test goes
-// through npx to prove the README's command).
+// through npx to prove the command README.md and docs/cli.md show).
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['cli/bin.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

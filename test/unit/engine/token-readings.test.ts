@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { TokenReadings } from '../../../worker/engine/token-readings.js';
 import type { TokenKey } from '../../../worker/tokens/index.js';
 import { RIGHT, WRONG } from '../tokens/helpers.js';
+import { conv, round } from './engine-helpers.js';
 
 describe('token readings', () => {
   it('drops a reading made with the old keys when the keys change while it is awaited', async () => {
@@ -18,5 +19,16 @@ describe('token readings', () => {
     await first;
     await readings.readAll([token]);
     expect(readings.reading(token)).toMatchObject({ format: 'jws', verified: true });
+  });
+
+  it('lists the tokens of the conversations issued ones first, then sent ones, each once, in first-seen order', async () => {
+    const readings = new TokenReadings(() => '', () => [], undefined);
+    const convs = [
+      conv('c0', [round(0, 1, { sent: 'sent-first' }), round(1, 2, { issued: 'issued-b', sent: 'issued-a' })]),
+      conv('c1', [round(2, 3, { issued: 'issued-a' }), round(3, 4, { sent: 'issued-b' })]),
+    ];
+    await readings.readAll(['sent-first', 'issued-a', 'issued-b']);
+    expect([...readings.inOrder(convs).keys()]).toEqual(['issued-b', 'issued-a', 'sent-first']);
+    expect(readings.inOrder(convs).get('issued-a')).toBe(readings.reading('issued-a'));
   });
 });

@@ -2,7 +2,7 @@
 // into one conversation; and a well-behaved task lifecycle that no rule fires on.
 import { describe, expect, it } from 'vitest';
 import { ALL_CAPABILITIES, ask, capture, reply } from '../../support/capture-builder.js';
-import { cancel, poll, startTask, TASK_CAPABILITIES, update } from '../../support/task-traffic.js';
+import { cancel, poll, startTask, TASK_CAPABILITIES, TASKS, update } from '../../support/task-traffic.js';
 import { conversationOf, expectNoInternalErrors, expectNone, expectOne, run } from './lint-helpers.js';
 
 const book = { name: 'book_trip', arguments: { city: 'Oslo' } };
@@ -61,6 +61,16 @@ describe('tasks/method', () => {
     const b = capture();
     startTask(b, book, 't');
     expectNone(await run(b.build()), 'tasks/method');
+  });
+
+  it('leaves a tasks/get answered "task", as the extension\'s examples show, to tasks/result-type alone', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'working', { resultType: 'task' });
+    poll(b, 't', 'completed', { ...done, resultType: 'task' });
+    const a = await run(b.build());
+    expectNone(a, 'tasks/method');
+    expect(a.findings.map((f) => [f.rule, f.exchange, f.severity])).toEqual([['tasks/result-type', 1, 'warning'], ['tasks/result-type', 2, 'warning']]);
   });
 });
 
@@ -159,6 +169,41 @@ describe('tasks/update-not-outstanding', () => {
     expectOne(a, 'tasks/update-not-outstanding', { exchange: 2, severity: 'warning', conversation: conversationOf(a, 0, 2) });
   });
 
+  it('fires when the client answers again a key that a poll right after its answer still shows (eventual consistency)', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    const a = await run(b.build());
+    expectOne(a, 'tasks/update-not-outstanding', { exchange: 4, severity: 'warning', conversation: conversationOf(a, 0, 4) });
+  });
+
+  it('stays silent on the client when the server re-uses a key for a new request: tasks/key-reused alone reports it', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: { scope: ask.form('Which folders?', { scope: { type: 'string' } }) } });
+    update(b, 't', { scope: reply.accept({ scope: 'docs' }) });
+    poll(b, 't', 'input_required', { inputRequests: { scope: ask.form('Include archives?', { archives: { type: 'boolean' } }) } });
+    update(b, 't', { scope: reply.accept({ archives: false }) });
+    poll(b, 't', 'completed', done);
+    const a = await run(b.build());
+    expect(a.findings.map((f) => [f.rule, f.exchange])).toEqual([['tasks/key-reused', 3]]);
+  });
+
+  it('stays silent on the client when the server drops an answered key and asks for it again', async () => {
+    const b = capture();
+    startTask(b, book, 't');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'aisle' }) });
+    poll(b, 't', 'working');
+    poll(b, 't', 'input_required', { inputRequests: seat });
+    update(b, 't', { seat: reply.accept({ seat: 'window' }) });
+    const a = await run(b.build());
+    expect(a.findings.map((f) => [f.rule, f.exchange])).toEqual([['tasks/key-reused', 4]]);
+  });
+
   it('stays silent when each update answers what the latest poll asked', async () => {
     expectNone(await run(goodLifecycle().build()), 'tasks/update-not-outstanding');
   });
@@ -228,6 +273,22 @@ describe('tasks/unknown-task-code', () => {
   it('fires when a poll of a task the server never knew is answered -32603', async () => {
     const b = capture();
     poll(b, 'nope', 'working').error(-32603, 'no such task');
+    const a = await run(b.build());
+    expectOne(a, 'tasks/unknown-task-code', { exchange: 0, severity: 'error', conversation: conversationOf(a, 0) });
+  });
+
+  it('stays silent when a client that did not declare the extension gets -32021, as the conformance suite probes', async () => {
+    const b = capture();
+    const required = { data: { requiredCapabilities: { extensions: { [TASKS]: {} } } }, status: 400 };
+    poll(b, 'gate-test', 'working').capabilities({}).error(-32021, 'tasks/get needs the tasks extension', required);
+    b.call('tasks/update', { taskId: 'gate-test', inputResponses: {} }).capabilities({}).header('mcp-name', 'gate-test').error(-32021, 'needs the extension', required);
+    b.call('tasks/cancel', { taskId: 'gate-test' }).capabilities({}).header('mcp-name', 'gate-test').error(-32021, 'needs the extension', required);
+    expectNone(await run(b.build()), 'tasks/unknown-task-code');
+  });
+
+  it('still fires on -32021 when the polling client did declare the extension', async () => {
+    const b = capture();
+    poll(b, 'gate-test', 'working').error(-32021, 'no such task', { data: { requiredCapabilities: {} }, status: 400 });
     const a = await run(b.build());
     expectOne(a, 'tasks/unknown-task-code', { exchange: 0, severity: 'error', conversation: conversationOf(a, 0) });
   });

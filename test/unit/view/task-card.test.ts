@@ -5,7 +5,7 @@ import { analyze } from '../../../worker/analysis.js';
 import { indexAnalysis } from '../../../worker/view/conversation-view.js';
 import { taskCardView } from '../../../worker/view/task-card.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
-import { poll, startTask, update } from '../../support/task-traffic.js';
+import { cancel, poll, startTask, update } from '../../support/task-traffic.js';
 
 const seat = { seat: ask.form('Window or aisle?', { seat: { type: 'string' } }) };
 const meal = { meal: ask.sampling('Suggest a meal') };
@@ -45,6 +45,28 @@ describe('taskCardView', () => {
     expect(waiting.answered.map((k) => k.key)).toEqual(['seat']);
     expect(waiting.final).toBeNull();
     expect(failed.final).toEqual({ kind: 'error', value: { code: -32603, message: 'no seats' } });
+  });
+
+  it('shows a poll refused for an undeclared extension as a refused request, not as the task ending in error', async () => {
+    const b = capture();
+    poll(b, 'gate-test', 'working').capabilities({}).error(-32021, 'tasks/get needs the tasks extension', { status: 400, data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } } });
+    const a = await analyze(b.build());
+    const card = taskCardView(a.conversations[0], indexAnalysis(a))!;
+    expect(card.final).toBeNull();
+    expect(card.known).toBe(false);
+    expect(card.refused).toEqual([{ exchange: 0, method: 'tasks/get', code: -32021, message: 'tasks/get needs the tasks extension' }]);
+  });
+
+  it('keeps a live task live when one poll is refused for its headers', async () => {
+    const b = capture();
+    startTask(b, { name: 'slow_compute', arguments: { seconds: 60 } }, 'live', { pollIntervalMs: 250 });
+    poll(b, 'live', 'working');
+    poll(b, 'live', 'working').header('mcp-name', 'slow_compute').error(-32020, 'Bad Request: the request headers and body disagree', { status: 400 });
+    cancel(b, 'live');
+    const a = await analyze(b.build());
+    const card = taskCardView(a.conversations[0], indexAnalysis(a))!;
+    expect({ status: card.status, cancelled: card.cancelled, final: card.final, known: card.known }).toEqual({ status: 'working', cancelled: true, final: null, known: true });
+    expect(card.refused.map((x) => [x.method, x.code])).toEqual([['tasks/get', -32020]]);
   });
 
   it('gives no card for a conversation without a task', async () => {

@@ -1,10 +1,14 @@
 // tasks/get for an unknown taskId is answered -32602.
-import type { ConversationRule } from '../../rule.js';
+import type { ConversationRule, LintContext } from '../../rule.js';
+import { requestMeta } from '../../../decode/meta.js';
+import { declaresTasks } from '../../../decode/task.js';
 import { show } from '../support.js';
 import { ledgerOf } from '../support-task.js';
 
 /** tasks:789-799. "Unknown" as far as the capture shows: the task was not created in it
- *  and the server never answered a poll of it with a result (a heuristic, hence tier 2). */
+ *  and the server never answered a poll of it with a result (a heuristic, hence tier 2).
+ *  A poll that did not declare the extension is out of scope: the same table makes -32021
+ *  the answer a server must give it, whether it knows the task or not. */
 export const tasksUnknownTaskCode: ConversationRule = {
   id: 'tasks/unknown-task-code',
   tier: 2,
@@ -16,7 +20,7 @@ export const tasksUnknownTaskCode: ConversationRule = {
     if (c.task === undefined || c.task.created !== null) return;
     const events = ledgerOf(c, ctx).events;
     if (events.some((e) => e.kind === 'poll' && e.resultType !== null)) return;
-    const bad = events.find((e) => e.kind === 'poll' && e.error !== null && e.error.code !== -32602);
+    const bad = events.find((e) => e.kind === 'poll' && e.error !== null && e.error.code !== -32602 && pollDeclared(ctx, e.exchange));
     if (bad === undefined || bad.error === null) return;
     report({
       exchange: bad.exchange,
@@ -24,3 +28,9 @@ export const tasksUnknownTaskCode: ConversationRule = {
     });
   },
 };
+
+/** The exchange's tasks/get declared the tasks extension in its own clientCapabilities. */
+function pollDeclared(ctx: LintContext, exchange: number): boolean {
+  const req = ctx.decoded(exchange).sent.find((m) => m.kind === 'request' && m.method === 'tasks/get');
+  return req !== undefined && declaresTasks(requestMeta(req.params).clientCapabilities);
+}

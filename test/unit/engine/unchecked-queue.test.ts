@@ -1,0 +1,126 @@
+// The queue of subjects lint has still to check (worker/engine/unchecked-queue.ts): what a
+// budgeted step leaves behind, and the order a later step takes it up in.
+import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../../worker/protocol.js';
+import { UncheckedQueue, type CheckPass } from '../../../worker/engine/unchecked-queue.js';
+
+function conv(id: string): Conversation {
+  return { id, method: 'tools/call', name: 'a', era: '2026-07-28', client: null, exchanges: [], status: 'complete', rounds: [] };
+}
+
+/** A pass that writes down what it is asked, in order. */
+function recorder() {
+  const log: string[] = [];
+  const pass: CheckPass = {
+    conversations: async (chunk) => {
+      log.push(`ready ${chunk.map((c) => c.id).join(',')}`);
+      return (c) => void log.push(`conv ${c.id}`);
+    },
+    exchanges: () => {
+      log.push('ready exchanges');
+      return (s) => void log.push(`seq ${s}`);
+    },
+  };
+  return { log, pass, checked: () => log.filter((l) => !l.startsWith('ready')) };
+}
+
+/** A budget of `n` looks: `more()` says yes n times, then no. */
+function budget(n: number) {
+  let left = n;
+  return { more: () => left-- > 0, asked: () => n - left };
+}
+
+describe('the queue of unchecked subjects', () => {
+  it('checks conversations newest first, then exchanges newest first', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1', 'c2']) q.addConversation(conv(id));
+    for (const s of [0, 1, 2]) q.addExchange(s);
+    const r = recorder();
+    await q.drain(2, () => true, r.pass);
+    expect(r.checked()).toEqual(['conv c2', 'conv c1', 'conv c0', 'seq 2', 'seq 1', 'seq 0']);
+    expect(q.size).toBe(0);
+  });
+
+  it('gets each chunk of conversations ready once before checking any of it', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1', 'c2']) q.addConversation(conv(id));
+    const r = recorder();
+    await q.drain(2, () => true, r.pass);
+    expect(r.log).toEqual(['ready c2,c1', 'conv c2', 'conv c1', 'ready c0', 'conv c0']);
+  });
+
+  it('asks the budget once before each chunk and leaves what it stopped queued for the next drain', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1', 'c2', 'c3', 'c4']) q.addConversation(conv(id));
+    const first = recorder();
+    const b = budget(2);
+    await q.drain(2, b.more, first.pass);
+    expect(first.checked()).toEqual(['conv c4', 'conv c3', 'conv c2', 'conv c1']);
+    expect(b.asked()).toBe(3);
+    expect(q.size).toBe(1);
+    const second = recorder();
+    await q.drain(2, () => true, second.pass);
+    expect(second.checked()).toEqual(['conv c0']);
+    expect(q.size).toBe(0);
+  });
+
+  it('checks no exchange while a conversation still waits', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1']) q.addConversation(conv(id));
+    q.addExchange(7);
+    const r = recorder();
+    await q.drain(1, budget(1).more, r.pass);
+    expect(r.checked()).toEqual(['conv c1']);
+    expect(q.size).toBe(2);
+    const rest = recorder();
+    await q.drain(1, () => true, rest.pass);
+    expect(rest.checked()).toEqual(['conv c0', 'seq 7']);
+  });
+
+  it('checks nothing and asks nothing when the queue is empty', async () => {
+    const q = new UncheckedQueue();
+    const r = recorder();
+    const b = budget(5);
+    await q.drain(3, b.more, r.pass);
+    expect(r.log).toEqual([]);
+    expect(b.asked()).toBe(0);
+  });
+
+  it('keeps a conversation queued again in its place, holding the object queued last', async () => {
+    const q = new UncheckedQueue();
+    const older = conv('c0');
+    q.addConversation(older);
+    q.addConversation(conv('c1'));
+    const newer = conv('c0');
+    q.addConversation(newer);
+    q.addExchange(3);
+    q.addExchange(3);
+    expect(q.size).toBe(3);
+    const seen: Conversation[] = [];
+    await q.drain(5, () => true, { conversations: async () => (c) => void seen.push(c), exchanges: () => () => undefined });
+    expect(seen.map((c) => c.id)).toEqual(['c1', 'c0']);
+    expect(seen[1]).toBe(newer);
+  });
+
+  it('withdraws a conversation that no longer exists, and renews the others to their new objects after a re-thread', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1', 'c2']) q.addConversation(conv(id));
+    q.withdraw('c1');
+    const fresh = conv('c0');
+    // c2 is gone from the new threading; c0 is a new object; c9 was never queued.
+    q.renew(new Map([['c0', fresh], ['c9', conv('c9')]]));
+    expect(q.size).toBe(1);
+    const seen: Conversation[] = [];
+    await q.drain(5, () => true, { conversations: async () => (c) => void seen.push(c), exchanges: () => () => undefined });
+    expect(seen).toEqual([fresh]);
+    expect(seen[0]).toBe(fresh);
+  });
+
+  it('empties on clear', () => {
+    const q = new UncheckedQueue();
+    q.addConversation(conv('c0'));
+    q.addExchange(0);
+    q.clear();
+    expect(q.size).toBe(0);
+  });
+});

@@ -1,0 +1,160 @@
+// web/lib/sessions.svelte.ts: the sessions, the one on screen, and its refresh, driven with a
+// stub of the worker's `sessions` service and of the devtools view.
+import { describe, expect, it } from 'vitest';
+import type { ExchangeSummary, SessionInfo } from '../../../worker/facade.ts';
+import { AnalysisWorkerDied } from '../../../web/lib/analysis-client.ts';
+import { LIST_LIMIT, Sessions, type SessionsApi, type SessionsView } from '../../../web/lib/sessions.svelte.ts';
+
+const info = (id: string, name = id): SessionInfo => ({ id, name, createdAt: 0, capturing: false });
+const row = (id: string): ExchangeSummary => ({ id, seq: 0, startedAt: 0, httpMethod: 'POST', url: '/mcp', method: 'tools/call', name: null, status: 200, state: 'complete', events: null, refused: null });
+
+/** Resolves when told to, so a test can hold a read open. */
+function gate(): { wait: Promise<void>; open: () => void } {
+  let open = (): void => undefined;
+  const wait = new Promise<void>((r) => { open = r; });
+  return { wait, open };
+}
+
+function setup(opts: { sessions?: SessionInfo[]; place?: { conversation: string; round: number } | null; listFails?: string } = {}) {
+  const log: string[] = [];
+  const said: string[] = [];
+  let hold: Promise<void> | null = null;
+  let failWith: unknown = null;
+  const api: SessionsApi = {
+    sessions: {
+      list: async () => (opts.listFails ? { ok: false as const, error: { kind: 'unavailable' as const, message: opts.listFails } } : { ok: true as const, value: opts.sessions ?? [] }),
+      exchanges: async (session, range) => {
+        log.push(`exchanges ${session} ${range?.offset}/${range?.limit}`);
+        if (failWith) throw failWith;
+        return { ok: true, value: { total: 1, items: [row(`${session}-x`)] } };
+      },
+      placeOfExchange: async () => ({ ok: true, value: opts.place ?? null }),
+    },
+  };
+  const view: SessionsView = {
+    reset: () => void log.push('reset'),
+    reload: async () => {
+      log.push('reload');
+      if (hold) await hold;
+    },
+    reveal: (c, r) => void log.push(`reveal ${c} ${r}`),
+    select: (c) => void log.push(`select ${c}`),
+    setFocus: (f) => void log.push(`focus ${f}`),
+  };
+  const sessions = new Sessions({ api: () => api, view, say: (m) => void said.push(m) });
+  return { sessions, log, said, holdReads: (p: Promise<void> | null) => { hold = p; }, failReads: (e: unknown) => { failWith = e; } };
+}
+
+describe('the session on screen', () => {
+  it('showing another session starts the view over and reads its newest exchanges and view', async () => {
+    const { sessions, log } = setup();
+    await sessions.show('s1');
+    expect(sessions.viewing).toBe('s1');
+    expect(log).toEqual(['reset', `exchanges s1 -${LIST_LIMIT}/${LIST_LIMIT}`, 'reload']);
+    expect(sessions.exchanges.map((e) => e.id)).toEqual(['s1-x']);
+  });
+
+  it('showing the session already on screen reads nothing again', async () => {
+    const { sessions, log } = setup();
+    await sessions.show('s1');
+    log.length = 0;
+    await sessions.show('s1');
+    expect(log).toEqual([]);
+  });
+
+  it('knows the session on screen by its id once the list holds it, and names unknown sessions "capture"', async () => {
+    const { sessions } = setup({ sessions: [info('s1', 'Session 1')] });
+    await sessions.show('s1');
+    expect(sessions.current).toBeNull();
+    await sessions.load();
+    expect(sessions.current?.name).toBe('Session 1');
+    expect(sessions.nameOf('s1')).toBe('Session 1');
+    expect(sessions.nameOf('gone')).toBe('capture');
+  });
+
+  it('a failed read of the session list is said, and the list kept', async () => {
+    const { sessions, said } = setup({ listFails: 'storage is closed' });
+    await sessions.load();
+    expect(said).toEqual(['storage is closed']);
+    expect(sessions.list).toEqual([]);
+  });
+
+  it('a new session (an import) is shown even before the worker lists it', async () => {
+    const { sessions } = setup({ sessions: [info('s1')] });
+    await sessions.showNew(info('imp', 'file.har'));
+    expect(sessions.list.map((s) => s.id)).toEqual(['s1', 'imp']);
+    expect(sessions.viewing).toBe('imp');
+  });
+
+  it('"Show it" selects the conversation and round holding the exchange', async () => {
+    const { sessions, log } = setup({ place: { conversation: 'c1', round: 2 } });
+    await sessions.showExchange('s1', 'x9');
+    expect(log.at(-1)).toBe('reveal c1 2');
+  });
+
+  it('"Show it" on an exchange no conversation holds shows only its session', async () => {
+    const { sessions, log } = setup({ place: null });
+    await sessions.showExchange('s1', 'x9');
+    expect(sessions.viewing).toBe('s1');
+    expect(log.some((l) => l.startsWith('reveal'))).toBe(false);
+  });
+
+  it('a conversation shown from the Console is selected with the list focused', async () => {
+    const { sessions, log } = setup();
+    await sessions.showConversation('s2', 'c7');
+    expect(log.slice(-2)).toEqual(['select c7', 'focus list']);
+  });
+
+  it('emptying the session on screen starts the view over and re-reads it', async () => {
+    const { sessions, log } = setup();
+    await sessions.show('s1');
+    log.length = 0;
+    await sessions.emptied();
+    expect(log[0]).toBe('reset');
+    expect(log).toContain('reload');
+  });
+});
+
+describe('refreshing the session on screen', () => {
+  it('a change to a session not on screen re-reads nothing', async () => {
+    const { sessions, log } = setup();
+    await sessions.show('s1');
+    log.length = 0;
+    sessions.changed(['s2']);
+    await sessions.refresh();
+    // Only the refresh called here ran: one read of each.
+    expect(log.filter((l) => l === 'reload')).toHaveLength(1);
+  });
+
+  it('changes during a refresh run exactly one more refresh after it, not one per change', async () => {
+    const { sessions, log, holdReads } = setup();
+    await sessions.show('s1');
+    log.length = 0;
+    const g = gate();
+    holdReads(g.wait);
+    sessions.changed(['s1']); // starts a refresh, held open
+    sessions.changed(['s1']);
+    sessions.changed(['s1', 's2']);
+    const first = sessions.refresh();
+    expect(log.filter((l) => l === 'reload')).toHaveLength(1);
+    holdReads(null);
+    g.open();
+    await first;
+    await new Promise((r) => setTimeout(r, 0)); // lets the one scheduled after it finish
+    expect(log.filter((l) => l === 'reload')).toHaveLength(2);
+  });
+
+  it('a refresh whose worker died is dropped without an error (the restart refreshes again)', async () => {
+    const { sessions, failReads } = setup();
+    await sessions.show('s1');
+    failReads(new AnalysisWorkerDied('gone'));
+    await expect(sessions.refresh()).resolves.toBeUndefined();
+  });
+
+  it('any other failure of a refresh is not swallowed', async () => {
+    const { sessions, failReads } = setup();
+    await sessions.show('s1');
+    failReads(new Error('bug'));
+    await expect(sessions.refresh()).rejects.toThrow('bug');
+  });
+});

@@ -1,0 +1,99 @@
+// The conversation list of the session on screen, through the typed filter: the rows come
+// from the worker, whole or as only the rows that changed since the page's copy
+// (list-update.ts), and replace the copy wholesale ($state.raw). Typing in the filter box
+// waits FILTER_DELAY_MS for the next key before asking; Enter asks at once.
+//
+// Race, written down: filter edits and captures ask faster than the worker answers. Each
+// request carries a ticket; an answer whose ticket is no longer the latest is dropped, so
+// the list never shows the rows of a filter that was typed over.
+import type { ConversationList } from '../../worker/facade.js';
+import type { Calls } from './analysis-client.js';
+import { applyListUpdate } from './list-update.js';
+
+export const FILTER_DELAY_MS = 120;
+
+export interface RowsApi { readonly sessions: Calls<'sessions', 'conversationsSince'> }
+
+export interface RowsDeps {
+  api: () => RowsApi | null;
+  session: () => string | null;
+  /** A failed read (the message), or null once a read succeeded. */
+  report: (error: string | null) => void;
+}
+
+export class ConversationRows {
+  #list = $state.raw<ConversationList | null>(null);
+  /** Which list `#list` is a copy of, and as of which worker build (for deltas). */
+  #listOf: { session: string; filter: string; epoch: number } | null = null;
+  #lastUpdate = $state<'whole' | 'delta' | null>(null);
+  #filter = $state('');
+  #ticket = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  readonly #deps: RowsDeps;
+
+  constructor(deps: RowsDeps) {
+    this.#deps = deps;
+  }
+
+  /** The rows with the status bar's counts and the filter's state; null before the first answer. */
+  get list(): ConversationList | null { return this.#list; }
+  /** How the last list load came: whole, or only the changed rows. */
+  get lastUpdate(): 'whole' | 'delta' | null { return this.#lastUpdate; }
+  get filter(): string { return this.#filter; }
+
+  /** Where conversation `id` is in the rows; -1 when it is not there. */
+  indexOf(id: string | null): number {
+    const items = this.#list?.items;
+    return items && id ? items.findIndex((c) => c.id === id) : -1;
+  }
+
+  /** Starts over on another session: the rows go, and an answer on its way is dropped. */
+  reset(): void {
+    this.#ticket++;
+    this.#list = null;
+    this.#listOf = null;
+  }
+
+  /** The filter box's text; the rows follow once typing pauses. */
+  setFilter(text: string): void {
+    this.#filter = text;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.load();
+    }, FILTER_DELAY_MS);
+  }
+
+  /** Applies the filter now (Enter in the box). */
+  applyFilter(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    return this.load();
+  }
+
+  /** Re-reads the rows: only those that changed when the copy is of this session and filter. */
+  async load(): Promise<void> {
+    const api = this.#deps.api();
+    const session = this.#deps.session();
+    if (!api || !session) return;
+    const ticket = ++this.#ticket;
+    const held = this.#listOf?.session === session && this.#listOf.filter === this.#filter ? this.#listOf : null;
+    const got = await api.sessions.conversationsSince(session, this.#filter, held?.epoch ?? null);
+    if (ticket !== this.#ticket) return;
+    if (!got.ok) {
+      this.#deps.report(got.error.message);
+      return;
+    }
+    this.#deps.report(null);
+    // The bench (test/bench/ui.ts) measures from this mark to the first screen of rows.
+    performance.mark('mrtr:list-answer');
+    const next = applyListUpdate(held ? this.#list : null, got.value);
+    if (next === null) {
+      this.#listOf = null; // nothing to apply a delta to: the next load asks for the whole list
+      return void this.load();
+    }
+    this.#listOf = { session, filter: this.#filter, epoch: got.value.epoch };
+    this.#lastUpdate = got.value.kind;
+    this.#list = next;
+  }
+}
