@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { serviceWorkerPlugin } from './server/sw-plugin.js';
@@ -20,5 +21,8 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one worker,
+    // with the second core idle while a file waits on the CLI or a server it spawned.
+    maxWorkers: availableParallelism(),
   },
 });

@@ -9,9 +9,21 @@ import { relative, resolve } from 'node:path';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+const started = Date.now();
+/** How long the command `run` ran last took (ms); `step` files it with the step. */
+let lastMs = 0;
+/** A duration as the summary prints it: `42 s`, `3 min 07 s`. */
+function took(ms) {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** Runs one step's command in the foreground; its time goes into the summary. */
 function run(label, cmd, args, opts = {}) {
   console.log(`\n== ${label}: ${cmd} ${args.join(' ')}`);
+  const t0 = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  lastMs = Date.now() - t0;
   return r.status === 0;
 }
 
@@ -30,14 +42,15 @@ function ensureChromium() {
 }
 
 const results = [];
-const step = (label, ok) => { results.push([label, ok]); return ok; };
+/** Records a step's outcome with the time of the command `run` ran last. */
+const step = (label, ok) => { results.push([label, ok, lastMs]); lastMs = 0; return ok; };
 
 if (!existsSync('node_modules')) {
   console.error('Dependencies are not installed: run `npm ci` first.');
   process.exit(1);
 }
-step('build CLI', run('build CLI', 'npx', ['tsc', '-p', 'cli/tsconfig.json']));
-step('typecheck', run('typecheck', 'npm', ['run', '--silent', 'typecheck']));
+// The CLI is compiled to dist/ by its own type check, run beside the others (test/typecheck.js).
+step('build CLI and typecheck', run('build CLI and typecheck', 'node', ['test/typecheck.js', '--emit-cli']));
 // Both runners also write JSON reports, so the summary can count tests, not steps.
 const VITEST_JSON = 'test-results/vitest.json';
 // Absolute: Playwright resolves a relative output name against its config's folder.
@@ -105,8 +118,9 @@ function counts() {
 const failedSteps = results.filter(([, ok]) => !ok).length;
 const tests = counts();
 console.log('\n== summary');
-for (const [label, ok] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${label}`);
+for (const [label, ok, ms] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${label}${ms ? ` (${took(ms)})` : ''}`);
 for (const line of tests.failures) console.log(`  failed: ${line}`);
 for (const line of tests.flaky) console.log(`  flaky (passed on retry): ${line}`);
+console.log(`time: ${took(Date.now() - started)}`);
 console.log(`tests: ${tests.passed} passed, ${tests.failed} failed`);
 process.exit(failedSteps === 0 && tests.failed === 0 ? 0 : 1);

@@ -1,9 +1,13 @@
 // The one fixtures file for browser tests. Import `test` and `expect` from here:
+//   server     this worker's production server (worker-scoped): its origin, and its relay's
+//              token and capture file. Workers run files at once, each against a server of
+//              its own (playwright.config.ts), so `baseURL` is this server's, never a constant.
 //   mcpServer  a local MCP-like server (test-server.ts), stopped after the test
 //   inspector  the app opened at `/`, capturing, with helpers to drive and inspect it
 //   context    signed in: it opened the link printed at start (the page token), so it holds the page cookie
-//   relay      the relay of the server under test (token and JSONL set in playwright.config.ts), and
-//              the official SDK v2 client run against it as a separate Node process
+//   relay      the relay of this worker's server (`relay.token`, `relay.jsonl`: what specs
+//              once imported as RELAY_TOKEN and RELAY_JSONL from the config), and the
+//              official SDK v2 client run against it as a separate Node process
 // Every fixture stops what it started. Waits are on conditions, never on the clock.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
 import { PROTOCOL_VERSION, type ExchangeRecord } from '../../worker/protocol.ts';
-import { PAGE_TOKEN, RELAY_JSONL, RELAY_TOKEN } from './playwright.config.ts';
+import { PAGE_TOKEN, serverUnderTest, type ServerUnderTest } from './playwright.config.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-server.ts';
 
 export { expect };
@@ -226,10 +230,9 @@ export interface ClientRun {
  * fixture kills any client still running when the test ends, pass or fail.
  */
 export class RelayUnderTest {
-  readonly token = RELAY_TOKEN;
-  readonly jsonl = RELAY_JSONL;
   readonly #children = new Set<ChildProcess>();
-  constructor(readonly baseURL: string) {}
+  /** `token` and `jsonl`: the relay's token and capture file (the server's environment). */
+  constructor(readonly baseURL: string, readonly token: string, readonly jsonl: string) {}
 
   /** The URL an external client uses for `target`. */
   url(target: string): string {
@@ -351,7 +354,9 @@ export { PAGE_TOKEN };
 /** The question the Console asks before its first send to a host (web/lib/send-consent.ts). */
 export const SEND_PROMPT = /^Send to (\S+)\?/;
 
-export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest; sendPrompts: string[]; sendPromptAnswer: 'accept' | 'dismiss' }>({
+export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest; sendPrompts: string[]; sendPromptAnswer: 'accept' | 'dismiss' }, { server: ServerUnderTest }>({
+  server: [async ({}, use, workerInfo) => use(serverUnderTest(workerInfo.parallelIndex)), { scope: 'worker' }],
+  baseURL: async ({ server }, use) => use(server.origin),
   // How the tests answer the Console's "Send to <host>?": accepted, as the user who typed
   // the URL or chose the re-send would; a spec about the prompt itself dismisses it.
   sendPromptAnswer: ['accept', { option: true }],
@@ -384,8 +389,8 @@ export const test = base.extend<{ mcpServer: TestMcpServer; inspector: Inspector
     await inspector.open();
     await use(inspector);
   },
-  relay: async ({ baseURL }, use) => {
-    const relay = new RelayUnderTest(baseURL!);
+  relay: async ({ baseURL, server }, use) => {
+    const relay = new RelayUnderTest(baseURL!, server.relayToken, server.relayJsonl);
     try {
       await use(relay);
     } finally {

@@ -1,8 +1,9 @@
 // Detail views: every JSON value (bodies, token payloads, results) is one collapsible tree
 // with search and copy-path, and a form preview in the thread shows what was answered.
+// One import of the manual SDK capture is read as a user would, tab after tab.
 import { expect, test } from './fixtures.ts';
 
-test('a JSON body is a tree: branches fold, search opens the branch that holds a hit, a node copies its path', async ({ inspector, page }) => {
+test('a multi-round call in detail: a JSON body is a tree (branches fold, search opens the branch that holds a hit, a node copies its path), the token payload and a round result are drawn by the same tree, and a form preview shows the values the next round sent, not the first option', async ({ inspector, page }) => {
   await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
   await inspector.conversationRow('setup_wizard').click();
   await page.getByTestId('round').nth(3).getByRole('button').first().click();
@@ -23,11 +24,8 @@ test('a JSON body is a tree: branches fold, search opens the branch that holds a
   await text.hover();
   await text.getByTestId('copy-path').click();
   await expect(tree.getByTestId('json-copied')).toContainText('result.content[0].text');
-});
 
-test('the token payload and a round result are drawn by the same tree', async ({ inspector, page }) => {
-  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
-  await inspector.conversationRow('setup_wizard').click();
+  // The token payload and a round result: the same tree.
   await page.getByTestId('round').nth(2).getByRole('button').first().click();
   await page.getByTestId('tab-state').click();
   const payload = page.getByTestId('token').first().getByTestId('token-payload');
@@ -35,11 +33,8 @@ test('the token payload and a round result are drawn by the same tree', async ({
   const last = page.getByTestId('round').nth(3);
   await last.locator('summary', { hasText: 'result' }).click();
   await expect(last.getByTestId('result-tree').locator('[data-path="content[0].type"]')).toContainText('"text"');
-});
 
-test('a form preview in the thread shows the values the next round sent, not the first option', async ({ inspector, page }) => {
-  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
-  await inspector.conversationRow('setup_wizard').click();
+  // The form previews in the thread: what the next round sent.
   const rounds = page.getByTestId('round');
   const name = rounds.nth(0).locator('[data-testid="form-field"][data-field="name"]');
   await expect(name.locator('input')).toHaveValue('Acme Labs');
@@ -48,20 +43,6 @@ test('a form preview in the thread shows the values the next round sent, not the
   await expect(plan.locator('select')).toHaveValue('pro');
   await expect(rounds.nth(2).locator('[data-testid="form-field"][data-field="confirm"] input[type="checkbox"]')).toBeChecked();
   await expect(rounds.nth(1).getByTestId('answer-action')).toHaveText('✔ answered: accepted');
-});
-
-test('the rule sheet quotes the clause the rule enforces and links to its lines in the spec', async ({ inspector, page }) => {
-  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
-  await page.locator('[data-testid="conversation"][data-status="error"]').click();
-  await page.getByTestId('tab-findings').click();
-  await page.getByTestId('finding').first().getByTestId('rule-link').click();
-  const sheet = page.getByTestId('rule-sheet');
-  await expect(sheet).toContainText('mrtr/state-modified');
-  await expect(sheet.getByTestId('clause-excerpt').first()).toContainText('echo its exact value on the retry');
-  const link = sheet.getByTestId('clause-link').first();
-  await expect(link).toHaveText('mrtr.mdx line 254');
-  await expect(link).toHaveAttribute('href', /\/docs\/specification\/2026-07-28\/basic\/patterns\/mrtr\.mdx#L254$/);
-  await expect(link).toHaveAttribute('rel', /noopener/);
 });
 
 test('edit & re-send goes with a fresh id (the captured one on request), to an editable URL, and says why an unreachable server did not answer', async ({ inspector, page }) => {

@@ -139,7 +139,7 @@ test('list columns resize, hide and keep their widths across a reload; names sho
 
 });
 
-test('a round with an error finding shows its badge as an error, and the thread names the client rather than printing its JSON', async ({ inspector, page }) => {
+test('a round with an error finding shows its badge as an error, and the thread names the client rather than printing its JSON; after a click, j and k move the focus ring with the selection', async ({ inspector, page }) => {
   await inspector.importFile(MANUAL);
   await page.locator('[data-testid="conversation"][data-status="error"]').click();
   const badge = page.getByTestId('round-findings').first();
@@ -147,6 +147,16 @@ test('a round with an error finding shows its badge as an error, and the thread 
   await expect(badge).toContainText('✖');
   await inspector.conversationRow('setup_wizard').click();
   await expect(page.getByTestId('thread-client')).toHaveText('mrtr-recorder 1.0.0');
+
+  // After a click, j and k move the focus ring with the selection instead of leaving it on the clicked row.
+  const rows = page.locator('[data-testid="conversation"]');
+  await rows.nth(1).click();
+  await page.keyboard.press('j');
+  await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true');
+  await expect(rows.nth(2)).toBeFocused();
+  await page.keyboard.press('k');
+  await page.keyboard.press('k');
+  await expect(rows.nth(0)).toBeFocused();
 });
 
 test('notices are typed and do not stack: a finished import is a success, and at most three are shown', async ({ inspector, page }) => {
@@ -169,18 +179,6 @@ test('Clear asks before emptying a stored session, and Cancel keeps it', async (
   await page.getByTestId('clear').click();
   await page.getByTestId('confirm-clear-yes').click();
   await expect(rows).toHaveCount(0);
-});
-
-test('after a click, j and k move the focus ring with the selection instead of leaving it on the clicked row', async ({ inspector, page }) => {
-  await inspector.importFile(MANUAL);
-  const rows = page.locator('[data-testid="conversation"]');
-  await rows.nth(1).click();
-  await page.keyboard.press('j');
-  await expect(rows.nth(2)).toHaveAttribute('aria-selected', 'true');
-  await expect(rows.nth(2)).toBeFocused();
-  await page.keyboard.press('k');
-  await page.keyboard.press('k');
-  await expect(rows.nth(0)).toBeFocused();
 });
 
 test('a damaged file is explained in the page’s words, not the API’s', async ({ inspector, page }) => {

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.ts';
 
 const MANUAL = 'test/fixtures/sdk/sdk-v2-manual.har';
 
-test('an imported capture fills the list, the thread, the detail pane and the status bar', async ({ inspector, page }) => {
+test('an imported capture fills the list, the thread, the detail pane and the status bar; light and dark follow prefers-color-scheme', async ({ inspector, page }) => {
   await inspector.importFile(MANUAL);
   await expect(page.locator('[data-testid="conversation"]')).toHaveCount(5);
   await expect(page.getByTestId('status-bar')).toContainText('5 conversations · 11 exchanges · ✖ 1 error · ▲ 0 warnings');
@@ -19,6 +19,18 @@ test('an imported capture fills the list, the thread, the detail pane and the st
   await expect(page.getByTestId('round')).toHaveCount(4);
   await expect(page.getByTestId('tabpanel')).toHaveAttribute('data-tab', 'headers');
   await expect(page.getByTestId('header').filter({ hasText: 'mcp-method' })).toBeVisible();
+
+  // Light and dark follow the system's preference.
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(bg).toBe('rgb(255, 255, 255)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(bg).toBe('rgb(30, 31, 34)');
+  const fg = await page.evaluate(() => getComputedStyle(document.body).color);
+  expect(fg).toBe('rgb(227, 227, 232)');
+  // Data is set in a monospace font.
+  const font = await page.locator('[data-testid="conversation"] .mono').first().evaluate((el) => getComputedStyle(el).fontFamily);
+  expect(font).toMatch(/mono|Menlo|Consolas/i);
 });
 
 test('panes resize and the layout survives a reload', async ({ inspector, page }) => {
@@ -37,20 +49,6 @@ test('panes resize and the layout survives a reload', async ({ inspector, page }
   await page.reload();
   await inspector.waitUntilCapturing();
   await expect(page.getByTestId('splitter').first()).toHaveAttribute('aria-valuenow', String(before - 120));
-});
-
-test('light and dark follow prefers-color-scheme', async ({ inspector, page }) => {
-  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await expect.poll(bg).toBe('rgb(255, 255, 255)');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(bg).toBe('rgb(30, 31, 34)');
-  const fg = await page.evaluate(() => getComputedStyle(document.body).color);
-  expect(fg).toBe('rgb(227, 227, 232)');
-  // Data is set in a monospace font.
-  await inspector.importFile(MANUAL);
-  const font = await page.locator('[data-testid="conversation"] .mono').first().evaluate((el) => getComputedStyle(el).fontFamily);
-  expect(font).toMatch(/mono|Menlo|Consolas/i);
 });
 
 test('captured HTML and script in bodies and tokens are shown as text, never turned into elements', async ({ inspector, page }) => {

@@ -1,10 +1,11 @@
 // The tasks extension in the page: a task's conversation shows a task card (status
 // timeline, polls and their pace, keys outstanding and answered, the final result), and
-// the filter terms has:task and task:<status> narrow the list.
+// the filter terms has:task and task:<status> narrow the list. One test: one import, read
+// as a user would.
 import { expect, test } from './fixtures.ts';
 import { taskCapture } from './fixtures/task-capture.ts';
 
-test('a task conversation shows its task card: timeline, polls, keys and result', async ({ inspector, page }) => {
+test('a task conversation shows its task card: timeline, polls, keys and result; has:task and task:<status> filter the list', async ({ inspector, page }) => {
   await inspector.importFile(taskCapture());
   await inspector.conversationRow('book_trip').click();
   const card = page.getByTestId('task-card');
@@ -26,10 +27,9 @@ test('a task conversation shows its task card: timeline, polls, keys and result'
   await inspector.conversationRow('render_video').click();
   await expect(page.getByTestId('task-card').getByTestId('task-outstanding')).toContainText('codec');
   await expect(page.getByTestId('task-card').getByTestId('task-final')).toHaveCount(0);
-});
 
-test('has:task and task:<status> filter the list', async ({ inspector, page }) => {
-  await inspector.importFile(taskCapture());
+  // The filter terms of the tasks extension, typed in the page (the terms' matching is
+  // test/unit/query/task-filter.test.ts).
   const rows = page.getByTestId('conversation');
   await expect(rows).toHaveCount(4);
   const filter = page.getByTestId('filter');

@@ -4,7 +4,7 @@
 import { DEMO_STATE_KEY } from '../../worker/demo-key.ts';
 import { expect, test } from './fixtures.ts';
 
-test('a multi-round call reads as a timeline: input requests as cards, linked by state, with a round diff', async ({ inspector, page }) => {
+test('a multi-round call reads as a timeline: input requests as cards, linked by state, with a round diff; the requestState tab decodes the token, and the server key entered there turns it verified', async ({ inspector, page }) => {
   await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
   await inspector.conversationRow('setup_wizard').click();
   const rounds = page.getByTestId('round');
@@ -25,28 +25,10 @@ test('a multi-round call reads as a timeline: input requests as cards, linked by
   await expect(diff.locator('[data-label="inputResponses"] [data-kind]').first()).toBeVisible();
   await expect(diff.locator('[data-label="token payload"] [data-kind]').first()).toBeVisible();
   await expect(diff.locator('[data-label="params"]')).toContainText('unchanged');
-});
 
-test('legacy server-initiated requests appear in the same timeline, marked legacy', async ({ inspector, page }) => {
-  await inspector.importFile('test/fixtures/sdk/legacy-2025.har');
-  await inspector.conversationRow('legacy_confirm').click();
-  const legacy = page.getByTestId('legacy').first();
-  await expect(legacy).toContainText('legacy');
-  await expect(legacy).toContainText('elicitation/create');
-  await expect(legacy).toContainText('answered by the client');
-  // The answer is a link that opens the client's answering exchange in the detail pane.
-  const answer = legacy.getByTestId('legacy-answer-link');
-  const answering = await answer.getAttribute('data-exchange-id');
-  expect(answering).toBeTruthy();
-  await expect(page.getByTestId('detail')).not.toHaveAttribute('data-exchange-id', answering!);
-  await answer.click();
-  await expect(page.getByTestId('detail')).toHaveAttribute('data-exchange-id', answering!);
-  await expect(page.getByTestId('detail')).toHaveAttribute('data-focus', 'true');
-});
+  await diff.locator('summary').click(); // closed again, as the page opens
 
-test('the requestState tab decodes the token, and the server key entered there turns it verified', async ({ inspector, page }) => {
-  await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
-  await inspector.conversationRow('setup_wizard').click();
+  // The requestState tab of round 2: the token decoded, then verified by a key entered there.
   await page.getByTestId('round').nth(1).getByRole('button').first().click();
   await page.getByTestId('tab-state').click();
   const echoed = page.getByTestId('token').first();
@@ -79,6 +61,23 @@ test('the requestState tab decodes the token, and the server key entered there t
   expect(JSON.stringify(settings ?? [])).not.toContain(DEMO_STATE_KEY);
 });
 
+test('legacy server-initiated requests appear in the same timeline, marked legacy', async ({ inspector, page }) => {
+  await inspector.importFile('test/fixtures/sdk/legacy-2025.har');
+  await inspector.conversationRow('legacy_confirm').click();
+  const legacy = page.getByTestId('legacy').first();
+  await expect(legacy).toContainText('legacy');
+  await expect(legacy).toContainText('elicitation/create');
+  await expect(legacy).toContainText('answered by the client');
+  // The answer is a link that opens the client's answering exchange in the detail pane.
+  const answer = legacy.getByTestId('legacy-answer-link');
+  const answering = await answer.getAttribute('data-exchange-id');
+  expect(answering).toBeTruthy();
+  await expect(page.getByTestId('detail')).not.toHaveAttribute('data-exchange-id', answering!);
+  await answer.click();
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-exchange-id', answering!);
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-focus', 'true');
+});
+
 test('headers are checked against the body, findings link to their rule, events carry times', async ({ inspector, page }) => {
   await inspector.importFile('test/fixtures/sdk/sdk-v2-manual.har');
   await page.locator('[data-testid="conversation"][data-status="error"]').click();
@@ -91,8 +90,15 @@ test('headers are checked against the body, findings link to their rule, events 
   await expect(finding).toHaveAttribute('data-rule', 'mrtr/state-modified');
   await expect(finding).toContainText('error');
   await finding.getByTestId('rule-link').click();
-  await expect(page.getByTestId('rule-sheet')).toContainText('mrtr/state-modified');
-  await expect(page.getByTestId('rule-sheet')).toContainText('clause');
+  // The rule sheet quotes the clause the rule enforces and links to its lines in the spec.
+  const sheet = page.getByTestId('rule-sheet');
+  await expect(sheet).toContainText('mrtr/state-modified');
+  await expect(sheet).toContainText('clause');
+  await expect(sheet.getByTestId('clause-excerpt').first()).toContainText('echo its exact value on the retry');
+  const link = sheet.getByTestId('clause-link').first();
+  await expect(link).toHaveText('mrtr.mdx line 254');
+  await expect(link).toHaveAttribute('href', /\/docs\/specification\/2026-07-28\/basic\/patterns\/mrtr\.mdx#L254$/);
+  await expect(link).toHaveAttribute('rel', /noopener/);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('rule-sheet')).toHaveCount(0);
 

@@ -162,15 +162,17 @@ export class Transfer {
     saveText(got.value.text, got.value.fileName, 'application/sarif+json');
   }
 
-  /** Copies the exchange's request as cURL or fetch (sanitised), and shows what was copied. */
-  async copyAs(exchangeId: string, kind: 'curl' | 'fetch'): Promise<void> {
+  /** Copies the exchange's request as cURL or fetch (sanitised), and shows what was copied.
+   *  For a stdio exchange the worker answers with a shell pipe and the JSON-RPC line, and
+   *  `label` names them so. */
+  async copyAs(exchangeId: string, kind: 'curl' | 'fetch', label: string = kind === 'curl' ? 'cURL' : 'fetch'): Promise<void> {
     const api = this.#app.api();
     const s = this.#app.sessions.viewing;
     if (!api || !s) return;
     const got = await api.transfer.copyAs(s, exchangeId, kind);
     if (!got.ok) return this.#app.say(got.error.message);
     if (got.value === null) return;
-    this.#copied = { kind: kind === 'curl' ? 'cURL' : 'fetch', text: got.value };
+    this.#copied = { kind: label, text: got.value };
     try {
       await navigator.clipboard.writeText(got.value);
     } catch {

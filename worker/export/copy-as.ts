@@ -3,6 +3,7 @@
 // capture/sanitize.ts); `sanitize: false` is the explicit choice to keep them.
 import type { ExchangeRecord, HeaderPair } from '../protocol.js';
 import { sanitizeRecord } from '../capture/sanitize.js';
+import { stdioLine, stdioPipe } from './copy-as-stdio.js';
 import { printfCommand, shellQuote, shellWord } from './shell-quote.js';
 
 /** Options for toCurl and toFetch. */
@@ -54,10 +55,13 @@ function prepared(record: ExchangeRecord, opts: CopyAsOptions): ExchangeRecord {
  * method is not what curl infers), `-N` when the answer is an event stream, `--compressed`
  * when the client asked for compression, `--globoff` when the URL has `[]{}`. Every
  * argument is single-quoted, so any body is safe to paste; a body with NUL is piped in with
- * printf and `--data-binary @-`, since a shell argument cannot hold NUL.
+ * printf and `--data-binary @-`, since a shell argument cannot hold NUL. A stdio exchange
+ * gets a pipe of its line into the server's command instead (copy-as-stdio.ts).
  */
 export function toCurl(record: ExchangeRecord, opts: CopyAsOptions = {}): string {
   const r = prepared(record, opts);
+  // A stdio line has no URL to curl: a pipe into the server's command re-runs it.
+  if (r.stdio !== undefined) return stdioPipe(r);
   const { method, url, body } = r.request;
   const upper = method.toUpperCase();
   const parts: string[] = [];
@@ -85,9 +89,12 @@ export function toCurl(record: ExchangeRecord, opts: CopyAsOptions = {}): string
  * A `fetch(url, { method, headers, body })` call for the request. Every string is written
  * with JSON.stringify, which is a valid JavaScript string literal for any text, so the
  * snippet is safe to paste. Headers are an object, or a list of pairs when a name repeats.
+ * A stdio exchange gets its JSON-RPC line instead.
  */
 export function toFetch(record: ExchangeRecord, opts: CopyAsOptions = {}): string {
   const r = prepared(record, opts);
+  // No fetch() reaches a stdio server: the JSON-RPC line itself is what a client would write.
+  if (r.stdio !== undefined) return stdioLine(r);
   const q = (s: string) => JSON.stringify(s);
   const headers = headersToCopy(r.request.headers);
   const lines: string[] = [`  method: ${q(r.request.method)},`];

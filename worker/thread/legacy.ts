@@ -57,7 +57,7 @@ export class LegacyLinker {
     if (!p) return false;
     p.interaction.answeredIn = record.seq;
     p.interaction.answerIndex = index;
-    if (record.response) p.interaction.answerStatus = record.response.status;
+    if (record.response && !record.stdio) p.interaction.answerStatus = record.response.status;
     p.conversation.exchanges.push(record.seq);
     this.pending.delete(key);
     return true;

@@ -22,8 +22,10 @@ function outcomeOf(record: ExchangeRecord, request: RpcMessage, answer: RpcMessa
   if (record.state === 'pending' || record.state === 'streaming') return 'no-response';
   const status = record.response?.status ?? 0;
   if (status >= 400) return 'error';
-  // A notification accepted with 202 has nothing more to say.
+  // A notification accepted with 202 has nothing more to say; on stdio nothing answers a
+  // notification at all, so once written (the record is finished) it is complete.
   if (request.kind === 'notification' && status >= 200 && status < 300) return 'complete';
+  if (request.kind === 'notification' && record.stdio !== undefined && record.state === 'complete') return 'complete';
   return 'no-response';
 }
 

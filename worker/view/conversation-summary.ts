@@ -33,7 +33,7 @@ export function conversationSummary(c: Conversation, index: AnalysisIndex): Conv
     hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
     ambiguous: amb !== undefined,
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
-    httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
+    httpStatus: lastSeq !== undefined ? httpStatusOf(index.bySeq.get(lastSeq)?.record) : null,
     ...consoleFields(c),
     ...tamperCounts(c, index.findingsByConversation.get(c.id)),
   };
@@ -57,4 +57,10 @@ function consoleFields(c: Conversation): Pick<ConversationSummary, 'origin' | 'r
   const branches = c.rounds.length > 1 ? branchCount(c.rounds) : 1;
   if (branches > 1) out.branches = branches;
   return out;
+}
+
+/** The HTTP status a record's answer came with; none for stdio, whose records carry a
+ *  placeholder 200 only so one decoder reads both transports. */
+function httpStatusOf(record: { response?: { status: number }; stdio?: unknown } | undefined): number | null {
+  return record && record.stdio === undefined ? (record.response?.status ?? null) : null;
 }

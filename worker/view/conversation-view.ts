@@ -144,7 +144,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
       sentAt: r.sentAt,
       answeredAt: r.answeredAt,
       gapMs: parentRound?.answeredAt != null ? r.sentAt - parentRound.answeredAt : null,
-      httpStatus: e?.record.response?.status ?? null,
+      httpStatus: e && !e.record.stdio ? (e.record.response?.status ?? null) : null,
       params,
       inputResponses,
       inputRequests: r.outcome === 'input_required' ? inputRequestViews(answer, nextResponses) : null,

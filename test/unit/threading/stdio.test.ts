@@ -7,6 +7,9 @@ import { exportHar } from '../../../worker/capture/har-export.js';
 import { exportJsonl } from '../../../worker/capture/jsonl.js';
 import { importCapture } from '../../../worker/capture/import.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
+import { Keyring } from '../../../worker/services/keyring.js';
+import { conversationSummary } from '../../../worker/view/conversation-summary.js';
+import { conversationView, indexAnalysis, TokenReader } from '../../../worker/view/conversation-view.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -52,6 +55,39 @@ describe('stdio exchanges in the core', () => {
     const byFirstId = new Map(calls.map((c) => [c.rounds[0].requestId, c.rounds.map((r) => r.requestId)]));
     expect(byFirstId.get(1)).toEqual([1, 3]);
     expect(byFirstId.get(2)).toEqual([2, 4]);
+  });
+
+  it('reads a client notification on stdio as complete, as the same notification over HTTP (202) does', async () => {
+    const a = await analyze(records());
+    const note = a.conversations.find((c) => c.method === 'notifications/cancelled');
+    expect(note?.status).toBe('complete');
+    const live = await analyze(records(), { final: false });
+    expect(live.conversations.find((c) => c.method === 'notifications/cancelled')?.status).toBe('complete');
+  });
+
+  it('says where a server request travelled in stdio terms (stdout, not a POST\'s SSE stream)', async () => {
+    const out: ExchangeRecord[] = [];
+    let t = 1_800_000_000_000;
+    const p = new StdioPairing({ name: 'demo', client: 'stdio:demo:2', emit: (r) => out.push(structuredClone(r)), now: () => (t += 5) });
+    p.clientLine(call(1));
+    p.serverLine(JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', method: 'elicitation/create', params: { mode: 'form', message: '?', requestedSchema: { type: 'object', properties: {} } } }));
+    p.clientLine(JSON.stringify({ jsonrpc: '2.0', id: 'srv-1', result: { action: 'decline' } }));
+    p.serverLine(complete(1));
+    const latest = [...new Map(out.map((r) => [r.id, r])).values()];
+    const a = await analyze(latest);
+    const messages = a.findings.filter((f) => f.rule === 'mrtr/server-initiated-request').map((f) => f.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('elicitation/create (id "srv-1") on its stdout');
+    expect(messages[0]).not.toMatch(/post-sse/);
+  });
+
+  it('shows no HTTP status for stdio rounds, whose records carry a placeholder 200', async () => {
+    const a = await analyze(records());
+    const index = indexAnalysis(a);
+    const call = a.conversations.find((c) => c.method === 'tools/call')!;
+    expect(conversationSummary(call, index).httpStatus).toBeNull();
+    const view = await conversationView(call, index, new TokenReader(new Keyring()));
+    expect(view.rounds.map((r) => r.httpStatus)).toEqual([null, null]);
   });
 
   it('does not fire HTTP rules on stdio traffic, which has no headers; the same records as HTTP do', async () => {
