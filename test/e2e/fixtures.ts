@@ -8,6 +8,7 @@
 //   relay      the relay of this worker's server (`relay.token`, `relay.jsonl`: what specs
 //              once imported as RELAY_TOKEN and RELAY_JSONL from the config), and the
 //              official SDK v2 client run against it as a separate Node process
+//   sendPrompts the hosts the Console asked "Send to …?" about (accepted unless sendPromptAnswer is 'dismiss')
 // Every fixture stops what it started. Waits are on conditions, never on the clock.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -364,13 +365,14 @@ export const test = base.extend<{ mcpServer: TestMcpServer; inspector: Inspector
     if (baseURL) await signIn(context, baseURL);
     await use(context);
   },
-  // The hosts the Console asked about in this test, in order. Any other dialog is dismissed,
-  // as Playwright does when nothing listens.
+  // The hosts the Console asked about in this test, in order. Any other dialog is answered
+  // as Playwright does when nothing listens: beforeunload accepted (the page leaves), the
+  // rest dismissed.
   sendPrompts: [async ({ context, sendPromptAnswer }, use) => {
     const asked: string[] = [];
     context.on('dialog', (d) => {
       const host = d.type() === 'confirm' ? SEND_PROMPT.exec(d.message())?.[1] : undefined;
-      if (host === undefined) return void d.dismiss().catch(() => undefined);
+      if (host === undefined) return void (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => undefined);
       asked.push(host);
       void (sendPromptAnswer === 'accept' ? d.accept() : d.dismiss()).catch(() => undefined);
     });

@@ -1,6 +1,7 @@
 // An SDK v2 client that starts the stdio demo server through `mrtr-inspector wrap`, the way a
 // desktop client's configuration would, and completes the three-round `setup_wizard`.
-// The wrap finds the inspector from MRTR_INSPECTOR_URL and MRTR_RELAY_TOKEN, passed on.
+// The wrap finds the inspector from MRTR_INSPECTOR_URL and its info file in MRTR_RELAY_DIR,
+// passed on (the token is read from that file, never passed).
 // Prints one JSON line with the result and exits 0, or the error on stderr and exits 1.
 // Run: npx tsx test/peers/stdio/stdio-client.ts   (cwd: the repository)
 import { Client } from '@modelcontextprotocol/client';
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     env: {
       PATH: process.env.PATH ?? '',
       MRTR_INSPECTOR_URL: process.env.MRTR_INSPECTOR_URL ?? '',
-      MRTR_RELAY_TOKEN: process.env.MRTR_RELAY_TOKEN ?? '',
+      MRTR_RELAY_DIR: process.env.MRTR_RELAY_DIR ?? '',
       MRTR_RELAY_JSONL: process.env.MRTR_RELAY_JSONL ?? '',
     },
   });
