@@ -11,11 +11,15 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { terminalSafe } from '../../worker/report/terminal-safe.js';
 import { findInspector } from './find-inspector.js';
 import { LineSplitter } from './line-splitter.js';
+import { cutMessage } from './cut-line.js';
+import { SERVE_LINE_BYTES } from '../../server/relay/stdio-attach.js';
 import { TOKEN_HEADER } from './record-sink.js';
 import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
 
 const RETRY_MS = 1000;
+/** The most bytes of lines one POST to the relay carries (a longer line goes alone). */
+const SERVE_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** Runs serve mode; resolves to the exit status when the server ends. */
 export async function runServe(cmd: WrapCommand): Promise<number> {
@@ -40,13 +44,17 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
     said = m;
   };
 
-  // Server → relay: lines batched per tick, one POST at a time, so their order holds.
+  // Server → relay: lines batched per tick, one POST at a time, so their order holds; a
+  // batch is at most one line or SERVE_BATCH_BYTES, within what the relay reads.
   let pending: string[] = [];
   let sending: Promise<void> | null = null;
   const pump = (): void => {
     if (sending || pending.length === 0) return;
-    const body = pending.join('\n') + '\n';
-    pending = [];
+    let size = 0;
+    let n = 0;
+    while (n < pending.length && (n === 0 || size + pending[n].length <= SERVE_BATCH_BYTES)) size += pending[n++].length + 1;
+    const body = pending.slice(0, n).join('\n') + '\n';
+    pending = pending.slice(n);
     sending = fetch(new URL(`${attachPath}/out`, url), { method: 'POST', headers: { 'content-type': 'application/x-ndjson', [TOKEN_HEADER]: token }, body })
       .then(async (res) => {
         if (!res.ok) say(`the inspector refused the server's output (HTTP ${res.status}: ${terminalSafe((await res.text()).slice(0, 200))})`);
@@ -56,10 +64,16 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
         pump();
       });
   };
-  const fromServer = new LineSplitter((line) => {
-    pending.push(line.toString('utf8'));
+  // An answer longer than the relay takes is not cut (a cut answer is no answer): its caller
+  // gets an error saying so, with the id read from the line's ends.
+  const fromServer = new LineSplitter((line, cut) => {
+    if (cut) {
+      const { id } = cutMessage(line.toString('utf8', 0, 1024), cut.tail.toString('utf8'));
+      say(`the server wrote a line of ${cut.totalBytes} bytes, more than the ${SERVE_LINE_BYTES} the inspector relays; ${id === undefined ? 'it was dropped' : 'its caller gets an error'}`);
+      if (id !== undefined) pending.push(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `The stdio server's answer is ${cut.totalBytes} bytes, more than the ${SERVE_LINE_BYTES} the inspector relays.` } }));
+    } else pending.push(line.toString('utf8'));
     setImmediate(pump);
-  });
+  }, SERVE_LINE_BYTES);
   child.stdout.on('data', (chunk: Buffer) => fromServer.push(chunk));
 
   // Relay → server: the attach response is the server's stdin, line by line.

@@ -19,8 +19,10 @@ import { ensurePrivateDir } from './private-files.js';
 import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { refusedRecord } from './refused-record.js';
+import { RefusalLimit, type RefusalLimitOptions } from './refusal-limit.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
+import { IngestedRecords } from './ingest-store.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX, StdioAttachments } from './stdio-attach.js';
 
 /** The embedded demo server's web-standard face (server/demo/handler.ts). */
@@ -57,6 +59,10 @@ export interface RelayOptions {
   maxConcurrent?: number;
   /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
   maxRecordingBytes?: number;
+  /** How many refused requests are recorded per window (refusal-limit.ts defaults). */
+  refusals?: RefusalLimitOptions;
+  /** Served stdio servers' answer timeout and calls waiting per server (stdio-attach.ts defaults). */
+  stdio?: { timeoutMs?: number; maxWaiting?: number };
   /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
   pinnedTargets?: readonly { id: string; url: string }[];
 }
@@ -169,7 +175,9 @@ export function createRelay(opts: RelayOptions): Relay {
   const ingestedSeq = new Map<string, number>();
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
-  const stdio = new StdioAttachments();
+  const stdio = new StdioAttachments(opts.stdio);
+  // Open records from wraps, held so later sends are deltas; bounded like relayed exchanges.
+  const ingested = new IngestedRecords(budget, maxRecorded, (record, stage) => ctx.ingest(record, stage));
 
   // Where a record goes. Pages get every step live. The file gets the request, head and
   // end steps while no page listens; and once an id has a line in the file it keeps
@@ -219,7 +227,7 @@ export function createRelay(opts: RelayOptions): Relay {
     bounded: async (_res, work) => work(),
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     stdio,
-    ingest(record) {
+    ingest(record, stage) {
       // The same id arrives again as the exchange progresses: it keeps its first position.
       let at = ingestedSeq.get(record.id);
       if (at === undefined) ingestedSeq.set(record.id, (at = seq++));
@@ -227,7 +235,7 @@ export function createRelay(opts: RelayOptions): Relay {
       record.session = session;
       const final = record.state !== 'pending' && record.state !== 'streaming';
       if (final) ingestedSeq.delete(record.id);
-      deliver(record, final ? 'end' : 'request', true);
+      deliver(record, final ? 'end' : stage ?? 'request');
     },
     relayUrl: (req, targetId) => relayMcpUrl(ownOrigin(req), token, targetId),
     route(req, targetId, query) {
@@ -275,9 +283,11 @@ export function createRelay(opts: RelayOptions): Relay {
 
   // A refusal of an external client's request is also recorded, so the page can say why
   // (clients often show their own message instead): refused-record.ts.
+  // Bounded per window (refusal-limit.ts): any web page can send them.
+  const refusals = new RefusalLimit((r) => ctx.ingest(r), opts.refusals);
   const refuseRecorded = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, tokenOk: boolean) => {
     refuse(res, status, reason);
-    ctx.ingest(refusedRecord(req, status, reason, tokenOk));
+    refusals.add(refusedRecord(req, status, reason, tokenOk));
   };
 
   const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
@@ -322,7 +332,7 @@ export function createRelay(opts: RelayOptions): Relay {
       return void res.end(body);
     }
     if (segments[0] === 'stdio-attach') return stdio.handle(req, res, token, segments.slice(1));
-    if (segments[0] === 'ingest' && segments.length === 1) return handleIngest(req, res, token, (r) => ctx.ingest(r));
+    if (segments[0] === 'ingest' && segments.length === 1) return ctx.bounded(res, () => handleIngest(req, res, token, ingested));
     return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
   };
 
@@ -377,6 +387,8 @@ export function createRelay(opts: RelayOptions): Relay {
       pages.close();
       stdio.close();
       if (infoFile) removeInfoFile(infoFile);
+      ingested.clear();
+      refusals.flush();
       await capture.flush();
       await demo?.close();
       demo = undefined;
