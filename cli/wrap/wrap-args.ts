@@ -2,6 +2,7 @@
 // Everything after `--` is the server command and is never read as our options.
 import { parseArgs } from 'node:util';
 import { basename, extname } from 'node:path';
+import { folderNameOf, GENERIC_SCRIPT_NAMES, packageNameNear } from './package-name.js';
 
 /** A parsed `wrap` command. */
 export interface WrapCommand {
@@ -37,11 +38,14 @@ Wrap options:
 
 const RUNNERS = new Set(['node', 'nodejs', 'npx', 'tsx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pipx', 'ruby', 'java', 'dotnet', 'go', 'cargo', 'sh', 'bash', 'npm', 'pnpm', 'yarn']);
 
-/** A name for the server from its command line: the script or package, not the runner. */
-export function defaultName(command: string, args: readonly string[]): string {
+/** A name for the server from its command line: the script or package, not the runner. A
+ *  script with a generic name (`dist/index.js`) is named by its package (`server-memory`),
+ *  or by its folder when no package.json is near. */
+export function defaultName(command: string, args: readonly string[], packageOf: (script: string) => string | null = packageNameNear): string {
   const words = [command, ...args].filter((w) => !w.startsWith('-'));
   const pick = words.find((w, i) => i > 0 || !RUNNERS.has(basename(w))) ?? command;
   const base = basename(pick.replace(/@[^/@]*$/, '')).replace(extname(pick), '') || 'server';
+  if (GENERIC_SCRIPT_NAMES.has(base.toLowerCase())) return safeName(packageOf(pick) ?? folderNameOf(pick) ?? base);
   return safeName(base);
 }
 
