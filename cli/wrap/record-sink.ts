@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
 import { defaultJsonlPath } from '../../server/relay/capture-path.js';
+import { withFileLock } from '../../server/relay/file-lock.js';
 import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
 
 /** The relay ingest path and the header that carries the token. */
@@ -146,7 +147,8 @@ export class RecordSink {
         // shared temp folder), the file 0600 and never reached through a symlink.
         ensurePrivateDir(dirname(path), path === defaultJsonlPath());
         const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
-        await appendPrivate(path, (size) => (size === 0 ? header + text : text));
+        // Under the file's lock: the relay may be rewriting this file (file-lock.ts).
+        await withFileLock(path, () => appendPrivate(path, (size) => (size === 0 ? header + text : text)));
         this.#written += batch.length;
       } catch (err) {
         this.#o.warn(`mrtr-inspector wrap: cannot write records to ${path}: ${(err as Error).message}. Set MRTR_RELAY_JSONL to a writable path.`);
