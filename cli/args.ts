@@ -2,7 +2,6 @@
 import { parseArgs } from 'node:util';
 import { parseReplayCommand, REPLAY_USAGE, unexpectedArguments, type ReplayCommand } from './replay.js';
 import { parseWrapCommand, WRAP_USAGE, type WrapCommand } from './wrap/wrap-args.js';
-import { defaultJsonlPath } from '../server/relay/capture-path.js';
 import { parseServeCommand, SERVE_USAGE, type ServeCommand } from './serve-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
@@ -61,7 +60,7 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
   // The server command after `--` is not ours to read: look for the command word before it.
   const dd = argv.indexOf('--');
   if (commandWord(dd === -1 ? argv : argv.slice(0, dd)) === 'wrap') {
-    const wrap = parseWrapCommand(argv, env, defaultJsonlPath());
+    const wrap = parseWrapCommand(argv, env);
     return typeof wrap === 'string' ? { kind: 'usage-error', message: wrap } : wrap;
   }
   const word = commandWord(argv);

@@ -26,7 +26,8 @@ export async function runServeCommand(cmd: ServeCommand): Promise<number> {
     return 1;
   }
   process.stdout.write(server.banner + '\n');
-  if (cmd.open) openBrowser(`${server.origin}/`);
+  // The link with the page token: the browser it opens is let in (page-login.ts).
+  if (cmd.open) openBrowser(server.pageUrl);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(sig));
   });
@@ -40,6 +41,6 @@ export async function runServeCommand(cmd: ServeCommand): Promise<number> {
 function openBrowser(url: string): void {
   const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => process.stderr.write(`mrtr-inspector: could not open a browser (${cmd}); open ${url} yourself.\n`));
+  child.on('error', () => process.stderr.write(`mrtr-inspector: could not open a browser (${cmd}); open the Inspector link printed above yourself.\n`));
   child.unref();
 }

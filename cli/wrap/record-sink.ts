@@ -1,7 +1,8 @@
 // Where the wrap's records go: the running inspector's relay (`POST /relay/ingest` with the
 // relay token), or, when there is none or it goes away, the relay's JSONL capture file,
 // which the page drains when it next opens. Records are batched (latest copy per id) and
-// posted one batch at a time, so a burst costs a few requests, never one per message.
+// posted one batch at a time, so a burst costs a few requests, never one per message; an
+// open record the relay already holds is sent as what changed since (a delta).
 //
 // Hazard: a batch whose POST failed may or may not have arrived; it is written to the file
 // as well. That is safe because a later line for the same id replaces an earlier one
@@ -9,8 +10,10 @@
 import { dirname } from 'node:path';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
-import { defaultJsonlPath } from '../../server/relay/capture-path.js';
+import { deltaPush, eventCount } from '../../worker/capture/relay-push.js';
+import { relayDir } from '../../server/relay/capture-path.js';
 import { withFileLock } from '../../server/relay/file-lock.js';
+import { terminalSafe } from '../../worker/report/terminal-safe.js';
 import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
 
 /** The relay ingest path and the header that carries the token. */
@@ -31,7 +34,15 @@ export interface SinkOptions {
   warn(message: string): void;
 }
 
-/** Collects records and delivers them, to the relay while it answers, else to the file. */
+/** The most JSON one ingest POST carries (a single bigger record still goes alone). */
+export const BATCH_BYTES = 8 * 1024 * 1024;
+
+/** Collects records and delivers them, to the relay while it answers, else to the file.
+ *
+ *  Hazard: the pairing goes on changing a record after it is put (events appended, state,
+ *  exit info), so the sink holds the live record and serialises it when it sends. An open
+ *  record the relay already holds is sent as a delta (relay-push.ts): the events since the
+ *  last send, never the whole record again (a progress flood once re-sent it every 100 ms). */
 export class RecordSink {
   readonly #o: SinkOptions;
   #queue = new Map<string, ExchangeRecord>();
@@ -41,6 +52,10 @@ export class RecordSink {
   #busy: Promise<void> | null = null;
   #scheduled = false;
   #fileChain: Promise<void> = Promise.resolve();
+  /** Open records the relay holds, with how many of their events it has. */
+  readonly #relayHas = new Map<string, number>();
+  /** Open records with a line in the file (the next line for them is their final one). */
+  readonly #filed = new Set<string>();
   #posted = 0;
   #written = 0;
 
@@ -59,12 +74,13 @@ export class RecordSink {
     return { posted: this.#posted, written: this.#written };
   }
 
-  /** Queues the record as it is now (serialised at send time; later changes win). An open
+  /** Queues the record (sent as it stands at send time; later changes win). An open
    *  record waits OPEN_DELAY_MS first: most answers come sooner, and then only the finished
    *  copy is sent (half the work in a burst); a slow call still shows up live. */
   put(record: ExchangeRecord): void {
-    if (record.state === 'pending' || record.state === 'streaming') {
-      this.#open.set(record.id, snapshot(record));
+    if (!isFinal(record)) {
+      if (this.#queue.has(record.id)) return;
+      this.#open.set(record.id, record);
       this.#openTimer ??= setTimeout(() => {
         this.#openTimer = undefined;
         for (const [id, r] of this.#open) this.#queue.set(id, r);
@@ -74,7 +90,7 @@ export class RecordSink {
       return;
     }
     this.#open.delete(record.id);
-    this.#queue.set(record.id, snapshot(record));
+    this.#queue.set(record.id, record);
     this.#schedule();
   }
 
@@ -106,50 +122,101 @@ export class RecordSink {
 
   #pump(): Promise<void> {
     if (this.#busy || this.#queue.size === 0) return this.#busy ?? Promise.resolve();
-    const batch = [...this.#queue.values()];
-    this.#queue = new Map();
-    this.#busy = (this.#mode === 'relay' ? this.#post(batch) : this.#write(batch)).finally(() => {
+    this.#busy = (this.#mode === 'relay' ? this.#post() : this.#write(this.#take())).finally(() => {
       this.#busy = null;
       if (this.#queue.size > 0) void this.#pump();
     });
     return this.#busy;
   }
 
-  async #post(batch: ExchangeRecord[]): Promise<void> {
+  // Takes the whole queue (for the file), or (for the relay) records up to BATCH_BYTES.
+  #take(serialise?: (r: ExchangeRecord) => string): { records: ExchangeRecord[]; texts: string[] } {
+    const records: ExchangeRecord[] = [];
+    const texts: string[] = [];
+    let size = 0;
+    for (const [id, r] of this.#queue) {
+      if (serialise && records.length > 0 && size >= BATCH_BYTES) break;
+      this.#queue.delete(id);
+      records.push(r);
+      if (serialise) {
+        const t = serialise(r);
+        texts.push(t);
+        size += t.length;
+      }
+    }
+    return { records, texts };
+  }
+
+  async #post(): Promise<void> {
     const { url, token } = this.#o.inspector!;
+    // What the relay will hold once this batch lands: counted now, as the records stand.
+    const counts = new Map<string, number>();
+    const batch = this.#take((r) => {
+      counts.set(r.id, eventCount(r));
+      const has = this.#relayHas.get(r.id);
+      // A final record goes whole, once: it may carry fields a delta does not (stdio exit info).
+      return JSON.stringify(has === undefined || isFinal(r) ? r : deltaPush(r, 'head', has));
+    });
     let problem: string | undefined;
     try {
       const res = await fetch(new URL(INGEST_PATH, url), {
         method: 'POST',
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-        body: JSON.stringify(batch),
+        body: `[${batch.texts.join(',')}]`,
       });
       const text = await res.text();
       if (res.ok) {
-        this.#posted += batch.length;
+        this.#posted += batch.records.length;
+        for (const r of batch.records) {
+          if (isFinal(r)) this.#relayHas.delete(r.id);
+          else this.#relayHas.set(r.id, counts.get(r.id)!);
+        }
+        // Ids the relay no longer holds (it restarted): sent whole with the next batch.
+        for (const id of resendOf(text)) {
+          this.#relayHas.delete(id);
+          const r = batch.records.find((x) => x.id === id);
+          if (r && !this.#queue.has(id)) this.#queue.set(id, r);
+        }
         return;
       }
-      problem = `the inspector at ${url} refused the records (HTTP ${res.status}: ${text.slice(0, 200)})`;
+      problem = `the inspector at ${url} refused the records (HTTP ${res.status}: ${terminalSafe(text.slice(0, 200))})`;
+      if (res.status === 503) {
+        // Busy, not gone: this batch goes to the file, the next ones to the relay again.
+        this.#o.warn(`mrtr-inspector wrap: ${problem}; some records go to ${this.#o.file} instead.`);
+        await this.#write(batch);
+        return;
+      }
     } catch (err) {
-      problem = `the inspector at ${url} cannot be reached (${(err as Error).message})`;
+      problem = `the inspector at ${url} cannot be reached (${terminalSafe((err as Error).message)})`;
     }
     this.#mode = 'file';
     this.#o.warn(`mrtr-inspector wrap: ${problem}; recording to ${this.#o.file} instead (the inspector page drains it when it opens).`);
     await this.#write(batch);
   }
 
-  #write(batch: ExchangeRecord[]): Promise<void> {
-    const text = batch.map(jsonlLine).join('');
+  // The file gets an open record once (when first seen) and its final copy; the steps in
+  // between would each be a whole line (the last line for an id wins when it is read).
+  #write(batch: { records: ExchangeRecord[] }): Promise<void> {
+    const lines: string[] = [];
+    for (const r of batch.records) {
+      if (!isFinal(r)) {
+        if (this.#filed.has(r.id)) continue;
+        this.#filed.add(r.id);
+      } else this.#filed.delete(r.id);
+      lines.push(jsonlLine(r));
+    }
+    if (lines.length === 0) return this.#fileChain;
+    const text = lines.join('');
     const path = this.#o.file;
     const job = this.#fileChain.then(async () => {
       try {
         // The same checks as the relay's: a folder of ours (0700 for the default one in the
         // shared temp folder), the file 0600 and never reached through a symlink.
-        ensurePrivateDir(dirname(path), path === defaultJsonlPath());
+        ensurePrivateDir(dirname(path), dirname(path) === relayDir());
         const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
         // Under the file's lock: the relay may be rewriting this file (file-lock.ts).
         await withFileLock(path, () => appendPrivate(path, (size) => (size === 0 ? header + text : text)));
-        this.#written += batch.length;
+        this.#written += lines.length;
       } catch (err) {
         this.#o.warn(`mrtr-inspector wrap: cannot write records to ${path}: ${(err as Error).message}. Set MRTR_RELAY_JSONL to a writable path.`);
       }
@@ -159,12 +226,14 @@ export class RecordSink {
   }
 }
 
-// A copy that freezes the record's present state: the pairing goes on changing its state,
-// events and exit info, never the strings, so those are shared (a deep clone would copy a
-// 50 MB line on every update).
-function snapshot(r: ExchangeRecord): ExchangeRecord {
-  const copy: ExchangeRecord = { ...r };
-  if (r.response) copy.response = { ...r.response, ...(r.response.events ? { events: r.response.events.slice() } : {}) };
-  if (r.stdio) copy.stdio = { ...r.stdio };
-  return copy;
+const isFinal = (r: ExchangeRecord) => r.state !== 'pending' && r.state !== 'streaming';
+
+// The relay's answer to an ingest: `{ accepted, resend?: [ids] }`.
+function resendOf(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as { resend?: unknown };
+    return Array.isArray(v.resend) ? v.resend.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -8,18 +8,31 @@
 // Hazard: the inspector may restart while the server runs; we re-attach every second until
 // the server ends, and answers lost while detached are answered as errors by the relay.
 import { request as httpRequest, type ClientRequest } from 'node:http';
+import { terminalSafe } from '../../worker/report/terminal-safe.js';
+import { findInspector } from './find-inspector.js';
 import { LineSplitter } from './line-splitter.js';
+import { cutMessage } from './cut-line.js';
+import { SERVE_LINE_BYTES } from '../../server/relay/stdio-attach.js';
 import { TOKEN_HEADER } from './record-sink.js';
 import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
 
 const RETRY_MS = 1000;
+/** The most bytes of lines one POST to the relay carries (a longer line goes alone). */
+const SERVE_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** Runs serve mode; resolves to the exit status when the server ends. */
 export async function runServe(cmd: WrapCommand): Promise<number> {
-  const { url, token } = cmd.inspector!;
-  const attachUrl = new URL(`/relay/stdio-attach/${encodeURIComponent(cmd.name)}`, url);
-  const outUrl = new URL(`${attachUrl.pathname}/out`, url);
+  for (const w of cmd.warnings) process.stderr.write(w + '\n');
+  // Nothing goes to a listener that cannot prove it is the developer's inspector; each
+  // re-attach finds it again (a restarted inspector has a new token and key).
+  let found = await findInspector(cmd.inspector.url);
+  if ('problem' in found) {
+    process.stderr.write(`mrtr-inspector wrap: ${found.problem}\n`);
+    return 2;
+  }
+  let { url, token } = found;
+  const attachPath = `/relay/stdio-attach/${encodeURIComponent(cmd.name)}`;
   const child = await startServer(cmd, 'inherit');
   if (!child) return CANNOT_START;
   child.stdin.on('error', () => undefined);
@@ -31,56 +44,84 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
     said = m;
   };
 
-  // Server → relay: lines batched per tick, one POST at a time, so their order holds.
+  // Server → relay: lines batched per tick, one POST at a time, so their order holds; a
+  // batch is at most one line or SERVE_BATCH_BYTES, within what the relay reads.
   let pending: string[] = [];
   let sending: Promise<void> | null = null;
   const pump = (): void => {
     if (sending || pending.length === 0) return;
-    const body = pending.join('\n') + '\n';
-    pending = [];
-    sending = fetch(outUrl, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', [TOKEN_HEADER]: token }, body })
+    let size = 0;
+    let n = 0;
+    while (n < pending.length && (n === 0 || size + pending[n].length <= SERVE_BATCH_BYTES)) size += pending[n++].length + 1;
+    const body = pending.slice(0, n).join('\n') + '\n';
+    pending = pending.slice(n);
+    sending = fetch(new URL(`${attachPath}/out`, url), { method: 'POST', headers: { 'content-type': 'application/x-ndjson', [TOKEN_HEADER]: token }, body })
       .then(async (res) => {
-        if (!res.ok) say(`the inspector refused the server's output (HTTP ${res.status}: ${(await res.text()).slice(0, 200)})`);
-      }, (err: Error) => say(`cannot reach the inspector at ${url} (${err.message})`))
+        if (!res.ok) say(`the inspector refused the server's output (HTTP ${res.status}: ${terminalSafe((await res.text()).slice(0, 200))})`);
+      }, (err: Error) => say(`cannot reach the inspector at ${url} (${terminalSafe(err.message)})`))
       .finally(() => {
         sending = null;
         pump();
       });
   };
-  const fromServer = new LineSplitter((line) => {
-    pending.push(line.toString('utf8'));
+  // An answer longer than the relay takes is not cut (a cut answer is no answer): its caller
+  // gets an error saying so, with the id read from the line's ends.
+  const fromServer = new LineSplitter((line, cut) => {
+    if (cut) {
+      const { id } = cutMessage(line.toString('utf8', 0, 1024), cut.tail.toString('utf8'));
+      say(`the server wrote a line of ${cut.totalBytes} bytes, more than the ${SERVE_LINE_BYTES} the inspector relays; ${id === undefined ? 'it was dropped' : 'its caller gets an error'}`);
+      if (id !== undefined) pending.push(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message: `The stdio server's answer is ${cut.totalBytes} bytes, more than the ${SERVE_LINE_BYTES} the inspector relays.` } }));
+    } else pending.push(line.toString('utf8'));
     setImmediate(pump);
-  });
+  }, SERVE_LINE_BYTES);
   child.stdout.on('data', (chunk: Buffer) => fromServer.push(chunk));
 
   // Relay → server: the attach response is the server's stdin, line by line.
-  const attach = () => {
+  let lostName = false;
+  const attach = async () => {
     if (ended) return;
-    const req = httpRequest(attachUrl, { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-length': 0 } }, (res) => {
+    if (!first) {
+      found = await findInspector(cmd.inspector.url);
+      if ('problem' in found) {
+        say(`${found.problem} Retrying.`);
+        setTimeout(() => void attach(), RETRY_MS).unref();
+        return;
+      }
+      ({ url, token } = found);
+    }
+    first = false;
+    const req = httpRequest(new URL(attachPath, url), { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-length': 0 } }, (res) => {
       if (res.statusCode !== 200) {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
         res.on('end', () => {
-          say(`the inspector refused to attach "${cmd.name}" (HTTP ${res.statusCode}: ${text.slice(0, 200)})`);
-          setTimeout(attach, RETRY_MS).unref();
+          // Another wrap holds the name: say so plainly (the Console's calls go to that one).
+          if (res.statusCode === 409) lostName = true;
+          say(res.statusCode === 409
+            ? `the name "${cmd.name}" is taken: another stdio server is attached under it, so the Console's calls to stdio-${cmd.name} do not reach this one. Stop the other wrap, or restart this one with --name <another>. Retrying.`
+            : `the inspector refused to attach "${cmd.name}" (HTTP ${res.statusCode}: ${terminalSafe(text.slice(0, 200))})`);
+          setTimeout(() => void attach(), RETRY_MS).unref();
         });
         return;
       }
+      if (lostName) say(`the name "${cmd.name}" is ours again`);
+      lostName = false;
       say(`serving "${cmd.name}" as relay target stdio-${cmd.name} (Console URL ${new URL(`/relay/stdio/${encodeURIComponent(cmd.name)}`, url).href})`);
       res.on('data', (chunk: Buffer) => child.stdin.write(chunk));
       res.on('close', () => {
-        if (!ended) setTimeout(attach, RETRY_MS).unref();
+        if (!ended) setTimeout(() => void attach(), RETRY_MS).unref();
       });
     });
     req.on('error', (err) => {
-      say(`cannot reach the inspector at ${url} (${err.message}); retrying`);
-      setTimeout(attach, RETRY_MS).unref();
+      say(`cannot reach the inspector at ${url} (${terminalSafe(err.message)}); retrying`);
+      setTimeout(() => void attach(), RETRY_MS).unref();
     });
     req.end();
     attached = req;
   };
-  attach();
+  let first = true;
+  void attach();
 
   const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((sig) => [sig, () => child.kill(sig)] as const);
   for (const [sig, h] of handlers) process.on(sig, h);

@@ -6,9 +6,12 @@
 // both directions, our own messages go only to stderr, and we exit the way the child did
 // (same code, or the same signal re-raised).
 import { randomUUID } from 'node:crypto';
-import { LineSplitter } from './line-splitter.js';
+import { findInspector } from './find-inspector.js';
+import { LineSplitter, type CutLine } from './line-splitter.js';
 import { RecordSink } from './record-sink.js';
-import { StdioPairing } from './stdio-pairing.js';
+import { StdioPairing, type LineInfo } from './stdio-pairing.js';
+import { MAX_RECORDED_BYTES } from '../../server/relay/exchange-recorder.js';
+import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from '../../server/relay/recording-budget.js';
 import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
 
@@ -21,14 +24,24 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** Runs the wrap; resolves to the exit status (or never, when the child's signal is re-raised). */
 export async function runWrap(cmd: WrapCommand): Promise<number> {
   const client = `stdio:${cmd.name}:${process.pid}`;
-  const sink = new RecordSink({ file: cmd.capture, warn: warnOnce(), ...(cmd.inspector ? { inspector: cmd.inspector } : {}) });
-  const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID });
+  const warn = warnOnce();
+  for (const w of cmd.warnings) warn(w);
+  // Nothing goes to a listener that cannot prove it is the developer's inspector.
+  const found = await findInspector(cmd.inspector.url);
+  // No inspector running (no info file) is the quiet case: records go to the file, as always.
+  if ('problem' in found && !found.absent) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
+  const sink = new RecordSink({ file: cmd.capture, warn, ...('problem' in found ? {} : { inspector: found }) });
+  const budget = new RecordingBudget(DEFAULT_RECORDING_BUDGET);
+  const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID, maxRecorded: MAX_RECORDED_BYTES, budget });
 
   const child = await startServer(cmd, 'pipe');
   if (!child) return CANNOT_START;
 
-  const fromClient = new LineSplitter((line) => pairing.clientLine(line.toString('utf8')));
-  const fromServer = new LineSplitter((line) => pairing.serverLine(line.toString('utf8')));
+  // Copies of the lines, each at most what one record keeps: a line with no end (or a 600 MB
+  // one) is cut, counted, and recorded as cut; the pass-through never waits on it.
+  const info = (line: Buffer, cut?: CutLine): LineInfo => ({ bytes: line.length, ...(cut ? { totalBytes: cut.totalBytes, tail: cut.tail.toString('utf8') } : {}) });
+  const fromClient = new LineSplitter((line, cut) => pairing.clientLine(line.toString('utf8'), undefined, info(line, cut)), MAX_RECORDED_BYTES);
+  const fromServer = new LineSplitter((line, cut) => pairing.serverLine(line.toString('utf8'), undefined, info(line, cut)), MAX_RECORDED_BYTES);
   let stderrTail = '';
 
   // Client → server. A child that has exited makes its stdin fail with EPIPE: the client

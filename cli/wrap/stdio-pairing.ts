@@ -7,7 +7,15 @@
 // Hazard: ids belong to the client, who may reuse one after its answer or (wrongly) while it
 // is still open; pairing keys on the open set only, and a reused open id closes the older
 // record as aborted rather than letting two records wait for one answer.
+//
+// Hazard: the server decides how much it says. A record keeps at most `maxRecorded` bytes of
+// what the server said (progress, logs, the answer), as the relay keeps of a body, and all
+// open records together at most what the shared budget allows; the rest is counted, not
+// kept, and the record says so (`response.truncated`).
 import { PROTOCOL_VERSION, type ExchangeRecord, type StdioInfo } from '../../worker/protocol.js';
+import { MAX_RECORDED_BYTES } from '../../server/relay/exchange-recorder.js';
+import type { RecordingBudget } from '../../server/relay/recording-budget.js';
+import { cutMessage } from './cut-line.js';
 
 /** What the recorder says about a record: it started (or changed), or it ended. */
 export type PairingStage = 'start' | 'end';
@@ -20,6 +28,18 @@ export interface PairingOptions {
   emit(record: ExchangeRecord, stage: PairingStage): void;
   now?: () => number;
   newId?: () => string;
+  /** The most bytes of one record's request, and of its response, kept (default MAX_RECORDED_BYTES). */
+  maxRecorded?: number;
+  /** Shared by all open records: what does not fit is not kept. */
+  budget?: RecordingBudget;
+}
+
+/** What is known of a line besides its text: its size, and for a line cut by the splitter,
+ *  its whole size and last characters. Without it the text's length is its size. */
+export interface LineInfo {
+  bytes: number;
+  totalBytes?: number;
+  tail?: string;
 }
 
 /** How the server process ended. */
@@ -29,6 +49,11 @@ interface Open {
   record: ExchangeRecord;
   /** Request ids (canonical text) still waiting for an answer. */
   waiting: Set<string>;
+  /** Bytes of the response seen and kept, and taken from the budget. */
+  seen: number;
+  kept: number;
+  taken: number;
+  full: boolean;
 }
 
 // A JSON-RPC message's id as a map key: 1 and "1" are different ids.
@@ -54,12 +79,14 @@ export class StdioPairing {
   readonly #newId: () => string;
   readonly #url: string;
   readonly #open = new Map<string, Open>();
+  readonly #max: number;
   #seq = 0;
   #ids = 0;
 
   constructor(o: PairingOptions) {
     this.#o = o;
     this.#now = o.now ?? Date.now;
+    this.#max = o.maxRecorded ?? MAX_RECORDED_BYTES;
     this.#url = `stdio://${encodeURIComponent(o.name)}`;
     this.#newId = o.newId ?? (() => `stdio-${o.client}-${++this.#ids}`);
   }
@@ -70,20 +97,27 @@ export class StdioPairing {
   }
 
   /** A line the client wrote to the server (without its newline). */
-  clientLine(text: string, t = this.#now()): void {
-    const msg = parse(text);
+  clientLine(text: string, t = this.#now(), line?: LineInfo): void {
+    const msg = line?.totalBytes !== undefined ? cutRequest(text, line.tail ?? '') : parse(text);
     const requests = Array.isArray(msg) ? msg.filter(isRequest) : isRequest(msg) ? [msg] : [];
     if (requests.length === 0) {
       // Notifications, answers to server requests, and lines that are not JSON: one record
       // each, finished at once (stdio has no acknowledgement to wait for).
-      const record = this.#record('POST', t, text);
+      const record = this.#record('POST', t, text, line);
       record.state = 'complete';
       record.endedAt = t;
       this.#o.emit(record, 'end');
       return;
     }
-    const record = this.#record('POST', t, text);
-    const open: Open = { record, waiting: new Set() };
+    const open: Open = { record: this.#record('POST', t, text, line), waiting: new Set(), seen: 0, kept: 0, taken: 0, full: false };
+    const record = open.record;
+    const body = line?.bytes ?? text.length;
+    if (record.request.body !== undefined && !this.#take(open, Math.min(body, this.#max))) {
+      // The open records hold all they may: this request's text is not kept.
+      delete record.request.body;
+      record.request.truncated = { recordedBytes: 0, totalBytes: line?.totalBytes ?? body };
+      open.full = false;
+    }
     for (const r of requests) {
       const key = idKey(r.id);
       const older = this.#open.get(key);
@@ -95,14 +129,19 @@ export class StdioPairing {
   }
 
   /** A line the server wrote to the client (without its newline). */
-  serverLine(text: string, t = this.#now()): void {
-    const msg = parse(text);
+  serverLine(text: string, t = this.#now(), line?: LineInfo): void {
+    const cut = line?.totalBytes !== undefined;
+    const msg = cut ? cutAnswer(text, line.tail ?? '') : parse(text);
     const answers = Array.isArray(msg) ? msg.filter(isAnswer) : isAnswer(msg) ? [msg] : [];
     const target = answers.length > 0 ? this.#open.get(idKey(answers[0].id)) : this.#onlyOpen();
+    const size = line?.bytes ?? text.length;
+    const total = line?.totalBytes ?? size;
     if (!target) {
       // Nothing to attach it to: a record of its own, like a legacy GET stream's event.
       const record = this.#record('GET', t, undefined);
-      record.response = { status: 200, headers: [], receivedAt: t, events: [{ t, data: text }] };
+      const kept = size <= this.#max ? text : cutText(text, this.#max);
+      record.response = { status: 200, headers: [], receivedAt: t, events: [{ t, data: kept }] };
+      if (kept !== text || cut) record.response.truncated = { recordedBytes: Math.min(size, this.#max), totalBytes: total };
       record.state = 'complete';
       record.endedAt = t;
       this.#o.emit(record, 'end');
@@ -110,7 +149,7 @@ export class StdioPairing {
     }
     const rec = target.record;
     rec.response ??= { status: 200, headers: [], receivedAt: t, events: [] };
-    rec.response.events!.push({ t, data: text });
+    this.#keepEvent(target, t, text, size, total);
     for (const a of answers) {
       const key = idKey(a.id);
       if (this.#open.get(key) === target) {
@@ -121,6 +160,7 @@ export class StdioPairing {
     if (answers.length > 0 && target.waiting.size === 0) {
       rec.state = 'complete';
       rec.endedAt = t;
+      this.#release(target);
       this.#o.emit(rec, 'end');
     } else {
       rec.state = 'streaming';
@@ -147,6 +187,40 @@ export class StdioPairing {
     this.#o.emit(record, 'end');
   }
 
+  // Keeps what fits of one line of the server's in the open record (whole, or its start
+  // when it is the line that fills the record), and counts the rest.
+  #keepEvent(o: Open, t: number, text: string, size: number, total: number): void {
+    o.seen += total;
+    const res = o.record.response!;
+    if (!o.full) {
+      const room = this.#max - o.kept;
+      const fits = size <= room && total === size;
+      const keep = fits ? size : Math.min(room, size);
+      if (keep > 0 && this.#take(o, keep)) {
+        res.events!.push({ t, data: fits ? text : cutText(text, keep) });
+        o.kept += keep;
+      }
+      if (!fits || keep === 0) o.full = true;
+    }
+    if (o.full) res.truncated = { recordedBytes: o.kept, totalBytes: o.seen };
+  }
+
+  // Bytes held by open records are taken from the shared budget, given back at their end.
+  #take(o: Open, n: number): boolean {
+    if (!this.#o.budget || n === 0) return true;
+    if (!this.#o.budget.take(n)) {
+      o.full = true;
+      return false;
+    }
+    o.taken += n;
+    return true;
+  }
+
+  #release(o: Open): void {
+    this.#o.budget?.give(o.taken);
+    o.taken = 0;
+  }
+
   #onlyOpen(): Open | undefined {
     const distinct = new Set(this.#open.values());
     return distinct.size === 1 ? [...distinct][0] : undefined;
@@ -155,16 +229,40 @@ export class StdioPairing {
   #abort(o: Open, why: string, t: number): void {
     for (const k of o.waiting) if (this.#open.get(k) === o) this.#open.delete(k);
     o.waiting.clear();
+    this.#release(o);
     o.record.state = 'aborted';
     o.record.error = why;
     o.record.endedAt = t;
     this.#o.emit(o.record, 'end');
   }
 
-  #record(method: 'POST' | 'GET', t: number, body: string | undefined): ExchangeRecord {
+  #record(method: 'POST' | 'GET', t: number, body: string | undefined, line?: LineInfo): ExchangeRecord {
     const stdio: StdioInfo = { name: this.#o.name };
     const request: ExchangeRecord['request'] = { method, url: this.#url, headers: [] };
-    if (body !== undefined) request.body = body;
+    if (body !== undefined) {
+      const size = line?.bytes ?? body.length;
+      request.body = size > this.#max ? cutText(body, this.#max) : body;
+      const total = line?.totalBytes ?? size;
+      if (total > this.#max || line?.totalBytes !== undefined) request.truncated = { recordedBytes: Math.min(size, this.#max), totalBytes: total };
+    }
     return { v: PROTOCOL_VERSION, id: this.#newId(), seq: this.#seq++, source: 'relay', client: this.#o.client, startedAt: t, request, state: 'pending', stdio };
   }
+}
+
+// The first `bytes` bytes of a text's UTF-8, as text (a character cut in two is dropped).
+function cutText(text: string, bytes: number): string {
+  const head = new TextEncoder().encode(text.length > bytes ? text.slice(0, bytes) : text).subarray(0, bytes);
+  return new TextDecoder().decode(head).replace(/\uFFFD$/, '');
+}
+
+// A cut line's message as far as its ends tell (cut-line.ts): a request or an answer with
+// an id, enough to open or close a record; its params or result are not read.
+function cutRequest(head: string, tail: string): unknown {
+  const m = cutMessage(head, tail);
+  return m.method !== undefined && m.id !== undefined ? { id: m.id, method: m.method } : undefined;
+}
+
+function cutAnswer(head: string, tail: string): unknown {
+  const m = cutMessage(head, tail);
+  return m.method === undefined && m.id !== undefined ? { id: m.id, result: null } : undefined;
 }

@@ -2,6 +2,7 @@
 // Everything after `--` is the server command and is never read as our options.
 import { parseArgs } from 'node:util';
 import { basename, extname } from 'node:path';
+import { defaultJsonlPath, relayDir } from '../../server/relay/capture-path.js';
 import { folderNameOf, GENERIC_SCRIPT_NAMES, packageNameNear } from './package-name.js';
 
 /** A parsed `wrap` command. */
@@ -13,10 +14,12 @@ export interface WrapCommand {
   args: string[];
   /** Serve mode: no client on our stdin; the inspector's Console drives the server. */
   serve: boolean;
-  /** The inspector's origin and relay token; absent when neither flags nor env give both. */
-  inspector?: { url: string; token: string };
-  /** The JSONL capture file to fall back to. */
+  /** The inspector's origin; its relay token is read, once it proved itself, from its 0600 info file (find-inspector.ts). */
+  inspector: { url: string };
+  /** The JSONL capture file to fall back to (the inspector's own, named for its port). */
   capture: string;
+  /** Said on stderr at start (e.g. --token given: the token was in argv). */
+  warnings: string[];
 }
 
 export const WRAP_USAGE = `
@@ -32,8 +35,11 @@ the server becomes the relay target stdio-NAME, driven from the inspector's Cons
 Wrap options:
   --name NAME          the server's name (default: from the command)
   --inspector URL      the inspector's address (default MRTR_INSPECTOR_URL, else http://127.0.0.1:5173)
-  --token TOKEN        the relay token printed by \`npm start\` (default MRTR_RELAY_TOKEN)
-  --capture FILE       the capture file (default MRTR_RELAY_JSONL, else the relay's default)
+  --capture FILE       the capture file (default MRTR_RELAY_JSONL, else the inspector's own)
+
+wrap reads the relay token from the inspector's info file (readable only by you, in
+MRTR_RELAY_DIR, default <tmp>/mrtr-inspector-<uid>/), and sends nothing until the
+inspector proves it is yours. --token is ignored: a token in argv is visible in ps.
 `;
 
 const RUNNERS = new Set(['node', 'nodejs', 'npx', 'tsx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pipx', 'ruby', 'java', 'dotnet', 'go', 'cargo', 'sh', 'bash', 'npm', 'pnpm', 'yarn']);
@@ -55,7 +61,7 @@ export function safeName(name: string): string {
 }
 
 /** Parses the arguments after `wrap`; a string is a usage error. */
-export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture: string): WrapCommand | string {
+export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture?: string): WrapCommand | string {
   const dd = argv.indexOf('--');
   const own = dd === -1 ? [...argv] : argv.slice(0, dd);
   const server = dd === -1 ? [] : argv.slice(dd + 1);
@@ -86,14 +92,16 @@ export function parseWrapCommand(argv: readonly string[], env: Record<string, st
   } catch {
     return `--inspector must be a URL such as http://127.0.0.1:5173, got "${url}"`;
   }
-  const token = values.token ?? env.MRTR_RELAY_TOKEN;
   const serve = values.serve ?? false;
-  if (serve && !token) return 'wrap --serve needs the relay token (--token or MRTR_RELAY_TOKEN, printed by `npm start`)';
+  const warnings: string[] = [];
+  if (values.token !== undefined) warnings.push('mrtr-inspector wrap: --token is ignored: a token on the command line shows in ps to every user. wrap reads it from the inspector\'s own 0600 info file; drop --token.');
+  const port = Number(new URL(url).port || 80);
   return {
     kind: 'wrap',
     name: values.name !== undefined ? safeName(values.name) : defaultName(command, args),
     command, args, serve,
-    ...(token ? { inspector: { url, token } } : {}),
-    capture: values.capture ?? env.MRTR_RELAY_JSONL ?? defaultCapture,
+    inspector: { url },
+    warnings,
+    capture: values.capture ?? env.MRTR_RELAY_JSONL ?? defaultCapture ?? defaultJsonlPath(port, relayDir(env)),
   };
 }

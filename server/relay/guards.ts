@@ -105,8 +105,8 @@ export const INERT_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
-// The page's secret: a cookie the relay sets when a browser loads the inspector page (a
-// top-level navigation), HttpOnly (no script reads it), SameSite=Strict (no other site's
+// The page's secret: a cookie the relay sets when a browser opens the link printed at start
+// (page-login.ts; never for a header, since any local program can forge headers), HttpOnly (no script reads it), SameSite=Strict (no other site's
 // request carries it), named for our port (cookies ignore ports, and two inspectors may
 // run side by side). The page API wants it on top of the Origin check, so a program that
 // only forges Origin or Sec-Fetch-Site headers is refused.
@@ -119,11 +119,6 @@ export function pageCookie(req: IncomingMessage, secret: string): string {
   return `${pageCookieName(req)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
-/** True for a browser's top-level load of a page (where the page's cookie is handed out). */
-export function isPageLoad(req: IncomingMessage): boolean {
-  return req.method === 'GET' && req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
-}
-
 /** Why a page-API request lacks the page's secret, or undefined when it carries it. */
 export function pageSecretProblem(req: IncomingMessage, secret: string): string | undefined {
   const name = pageCookieName(req);
@@ -133,5 +128,5 @@ export function pageSecretProblem(req: IncomingMessage, secret: string): string 
     if (eq > 0 && part.slice(0, eq).trim() === name) given = part.slice(eq + 1).trim();
   }
   if (given !== undefined && tokenMatches(secret, given)) return undefined;
-  return `Refused: the relay's page API answers only the inspector page opened in a browser at ${ownOrigin(req)}/ since this start (${given === undefined ? 'no' : 'a stale'} page cookie). Reload the inspector page; external MCP clients use the relay URL with the token printed at start.`;
+  return `Refused: the relay's page API answers only the inspector page opened in a browser at ${ownOrigin(req)}/ since this start (${given === undefined ? 'no' : 'a stale'} page cookie). Open the Inspector link printed in the terminal that started it (${ownOrigin(req)}/?token=…); external MCP clients use the relay URL with the token printed at start.`;
 }

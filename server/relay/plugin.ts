@@ -24,16 +24,22 @@ function assertLoopback(host: string | boolean | undefined, key: string): void {
  * layer is put at the very front of the connect stack instead, so its own guards (JSON
  * errors, our port only) decide for /relay and /demo. Other paths pass to Vite untouched.
  */
-function mount(middlewares: Connect.Server, httpServer: Server | null, logger: Logger, opts: RelayPluginOptions): Relay | undefined {
+function mount(middlewares: Connect.Server, httpServer: Server | null, logger: Logger, port: number | undefined, opts: RelayPluginOptions): Relay | undefined {
   // Middleware mode (vitest, or Vite embedded in another server): there is no port of our
   // own to guard and nothing to print, so the relay stays off.
   if (!httpServer) return undefined;
-  const relay = createRelay({ createDemo: () => createDemoHandler(), ...opts, warn: opts.warn ?? ((m) => logger.warn(m)) });
+  const relay = createRelay({ createDemo: () => createDemoHandler(), port, ...opts, warn: opts.warn ?? ((m) => logger.warn(m)) });
   const handle = (req: IncomingMessage, res: ServerResponse, next: Connect.NextFunction) => relay.handle(req, res, next);
   (middlewares.stack as { route: string; handle: Connect.NextHandleFunction }[]).unshift({ route: '', handle });
   httpServer.once('listening', () => {
     const address = httpServer.address() as AddressInfo | null;
-    if (address) logger.info(relay.banner(address.port), { timestamp: false });
+    if (!address) return;
+    try {
+      relay.publish(address.port);
+    } catch (err) {
+      logger.warn(`mrtr-inspector: ${(err as Error).message} (wrap cannot find this inspector without it).`);
+    }
+    logger.info(relay.banner(address.port), { timestamp: false });
   });
   httpServer.once('close', () => void relay.close());
   return relay;
@@ -46,11 +52,11 @@ export function relayPlugin(opts: RelayPluginOptions = {}): Plugin {
     name: 'mrtr-inspector:relay',
     configureServer(server) {
       if (server.httpServer) assertLoopback(server.config.server.host, 'server.host');
-      relay = mount(server.middlewares, server.httpServer as Server | null, server.config.logger, opts);
+      relay = mount(server.middlewares, server.httpServer as Server | null, server.config.logger, server.config.server.port, opts);
     },
     configurePreviewServer(server) {
       assertLoopback(server.config.preview.host, 'preview.host');
-      relay = mount(server.middlewares, server.httpServer as Server, server.config.logger, opts);
+      relay = mount(server.middlewares, server.httpServer as Server, server.config.logger, server.config.preview.port, opts);
     },
     async closePreviewServer() {
       await relay?.close();

@@ -31,11 +31,17 @@ export function ensurePrivateDir(dir: string, privateMode: boolean): void {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   const s = lstatSync(dir);
-  const fix = `Remove it (it may have been created by another user to read your captures), or set MRTR_RELAY_JSONL to a file in a folder of your own.`;
+  // Advice the developer can follow: in a sticky shared temp folder nobody may remove another
+  // user's folder (or a symlink they planted), so the way out is a folder of their own.
+  const own = `Use a folder of your own instead: MRTR_RELAY_DIR="\${XDG_RUNTIME_DIR:-$HOME/.cache}/mrtr-inspector" npm start (or npx mrtr-inspector; set the same for wrap), or MRTR_RELAY_JSONL=<a file in a folder of yours>.`;
+  const theirs = uid !== undefined && s.uid !== uid;
+  const fix = theirs
+    ? `You cannot remove it (another user made it, maybe to read your captures). ${own}`
+    : `Remove it (rm ${s.isDirectory() ? '-r ' : ''}${dir}) or ${own.charAt(0).toLowerCase()}${own.slice(1)}`;
   if (s.isSymbolicLink() || !s.isDirectory()) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: it is a symbolic link or not a folder. ${fix}`);
-  if (uid !== undefined && s.uid !== uid) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: it belongs to another user (${describeOwner(s)}). ${fix}`);
+  if (theirs) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: it belongs to another user (${describeOwner(s)}). ${fix}`);
   const open = privateMode ? 0o077 : 0o022;
-  if (uid !== undefined && (s.mode & open) !== 0) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: other users can ${privateMode ? 'enter' : 'write to'} it (${describeOwner(s)}). ${fix}`);
+  if (uid !== undefined && (s.mode & open) !== 0) throw new UnsafePathError(`Refusing to keep relay captures in ${dir}: other users can ${privateMode ? 'enter' : 'write to'} it (${describeOwner(s)}). Close it (chmod 700 ${dir}) or ${own.charAt(0).toLowerCase()}${own.slice(1)}`);
 }
 
 // After opening: the file must be a regular file of ours (a hard link to someone else's

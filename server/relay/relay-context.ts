@@ -29,7 +29,8 @@ export interface RelayContext {
   demoUrl(req: IncomingMessage): string;
   /** Stdio servers attached by `wrap --serve`, each a target `stdio-<name>`. */
   stdio: StdioAttachments;
-  /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's session. */
-  ingest(record: ExchangeRecord): void;
+  /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's
+   *  session; `stage` 'event' when a held open record grew (default: by its state). */
+  ingest(record: ExchangeRecord, stage?: 'request' | 'event' | 'end'): void;
   relayUrl(req: IncomingMessage, targetId: string): string;
 }

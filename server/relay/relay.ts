@@ -5,9 +5,12 @@ import type { Socket } from 'node:net';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { Backlog } from './backlog.js';
 import { CaptureFile } from './capture-file.js';
-import { defaultJsonlPath } from './capture-path.js';
+import { DEFAULT_PORT, defaultJsonlPath, relayDir } from './capture-path.js';
 import { ExchangeRecorder, MAX_RECORDED_BYTES, type ExchangeStart, type RecordStage } from './exchange-recorder.js';
-import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, isPageLoad, ownOrigin, pageCookie, pageOriginProblem, pageSecretProblem, refuse, tokenMatches } from './guards.js';
+import { destinationProblem, foreignOriginProblem, hostProblem, INERT_HEADERS, ownOrigin, pageOriginProblem, pageSecretProblem, refuse, tokenMatches } from './guards.js';
+import { infoFilePath, removeInfoFile, writeInfoFile } from './info-file.js';
+import { handlePageLogin, pageLoginUrl } from './page-login.js';
+import { freshSecret, NONCE_PARAM, PROOF_PATH, proofFor, validNonce } from './proof.js';
 import { handlePageApi } from './page-api.js';
 import type { RelayContext } from './relay-context.js';
 import { PageHub } from './page-hub.js';
@@ -16,8 +19,10 @@ import { ensurePrivateDir } from './private-files.js';
 import { inspectorBanner, relayMcpUrl } from '../serve/banner.js';
 import { relayExchange, targetUrl, type RelayRoute } from './relay-exchange.js';
 import { refusedRecord } from './refused-record.js';
+import { RefusalLimit, type RefusalLimitOptions } from './refusal-limit.js';
 import { DEMO_TARGET_ID, TargetStore } from './target-store.js';
 import { handleIngest } from './stdio-ingest.js';
+import { IngestedRecords } from './ingest-store.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX, StdioAttachments } from './stdio-attach.js';
 
 /** The embedded demo server's web-standard face (server/demo/handler.ts). */
@@ -32,8 +37,14 @@ export interface RelayOptions {
   createDemo: () => DemoHandler;
   /** The external clients' token; default MRTR_RELAY_TOKEN, else 192 random bits. */
   token?: string;
-  /** The capture file; default MRTR_RELAY_JSONL, else <os tmp>/mrtr-inspector-<uid>/relay-capture.jsonl (a 0700 folder of ours). */
+  /** The page link's token (page-login.ts); default MRTR_PAGE_TOKEN, else 192 random bits. */
+  pageToken?: string;
+  /** The capture file; default MRTR_RELAY_JSONL, else <relay dir>/relay-capture-<port>.jsonl (a 0700 folder of ours). */
   jsonlPath?: string;
+  /** The port the inspector listens on, for the default capture file's name (default 5173). */
+  port?: number;
+  /** The per-user folder for the info file (info-file.ts); default MRTR_RELAY_DIR, else <os tmp>/mrtr-inspector-<uid>. */
+  relayDir?: string;
   /** Reaches user-added targets; default global fetch. */
   fetch?: (request: Request) => Promise<Response>;
   /** Where problems are reported (default console.warn). */
@@ -48,6 +59,10 @@ export interface RelayOptions {
   maxConcurrent?: number;
   /** Body bytes held for recording across open exchanges (default 256 MiB); past it, exchanges pass through with what did not fit unrecorded and marked truncated. */
   maxRecordingBytes?: number;
+  /** How many refused requests are recorded per window (refusal-limit.ts defaults). */
+  refusals?: RefusalLimitOptions;
+  /** Served stdio servers' answer timeout and calls waiting per server (stdio-attach.ts defaults). */
+  stdio?: { timeoutMs?: number; maxWaiting?: number };
   /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
   pinnedTargets?: readonly { id: string; url: string }[];
 }
@@ -60,14 +75,22 @@ export type { RelayContext } from './relay-context.js';
 /** A mounted relay: one connect/node middleware plus lifecycle. */
 export interface Relay {
   readonly token: string;
+  /** The token of the link that lets a browser in (page-login.ts). */
+  readonly pageToken: string;
   readonly jsonlPath: string;
   readonly targetsPath: string;
   /** Node/connect middleware: answers /relay/... and /demo/..., passes the rest to next(). */
   handle(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void;
   /** How many inspector pages hold the event stream now. */
   pages(): number;
-  /** The lines printed at start, for the server listening on `port`. */
-  banner(port: number): string;
+  /** The lines printed at start, for the server listening on `port` (demo on and no start targets unless told). */
+  banner(port: number, extra?: { demo?: boolean; targets?: readonly { id: string; url: string }[] }): string;
+  /** The link that lets a browser in, for the server listening on `port`. */
+  pageUrl(port: number): string;
+  /** Writes the 0600 info file for `wrap` (info-file.ts) once the port is known; returns its path. */
+  publish(port: number): string;
+  /** Why a request to a page-only path is refused (no page origin or no page cookie), or undefined. */
+  pageProblem(req: IncomingMessage): string | undefined;
   close(): Promise<void>;
 }
 
@@ -86,11 +109,25 @@ function processPageSecret(): string {
   return (slot[PAGE_SECRET_KEY] ??= randomBytes(32).toString('base64url'));
 }
 
-// The token for external clients: the option, the env override (tests), or 192 random bits.
-function chooseToken(given: string | undefined): string {
-  const token = given ?? process.env.MRTR_RELAY_TOKEN ?? processToken();
+// The page link's token, one per process for the same reason.
+const PAGE_TOKEN_KEY = Symbol.for('mrtr-inspector.page-token');
+function processPageToken(): string {
+  const slot = globalThis as { [PAGE_TOKEN_KEY]?: string };
+  return (slot[PAGE_TOKEN_KEY] ??= randomBytes(24).toString('base64url'));
+}
+
+// The proof key (proof.ts), one per process for the same reason.
+const PROOF_KEY = Symbol.for('mrtr-inspector.proof-key');
+function processProofKey(): string {
+  const slot = globalThis as { [PROOF_KEY]?: string };
+  return (slot[PROOF_KEY] ??= freshSecret());
+}
+
+// A token: the option, the env override (tests), or 192 random bits.
+function chooseToken(given: string | undefined, envName: 'MRTR_RELAY_TOKEN' | 'MRTR_PAGE_TOKEN', fallback: () => string): string {
+  const token = given ?? process.env[envName] ?? fallback();
   if (!/^[A-Za-z0-9_-]{16,}$/.test(token) || token === 'api') {
-    throw new Error('MRTR_RELAY_TOKEN must be at least 16 characters of A-Z, a-z, 0-9, "_" or "-".');
+    throw new Error(`${envName} must be at least 16 characters of A-Z, a-z, 0-9, "_" or "-".`);
   }
   return token;
 }
@@ -112,9 +149,13 @@ function safeDecode(segment: string): string {
 // Creates the relay: target list, capture file, page event streams and the demo mount.
 export function createRelay(opts: RelayOptions): Relay {
   const warn = opts.warn ?? ((m: string) => console.warn(m));
-  const token = chooseToken(opts.token);
+  const token = chooseToken(opts.token, 'MRTR_RELAY_TOKEN', processToken);
+  const pageToken = chooseToken(opts.pageToken, 'MRTR_PAGE_TOKEN', processPageToken);
+  const proofKey = processProofKey();
+  const dir = opts.relayDir ?? relayDir();
+  let infoFile: string | undefined;
   const given = opts.jsonlPath ?? process.env.MRTR_RELAY_JSONL;
-  const jsonlPath = resolve(given ?? defaultJsonlPath());
+  const jsonlPath = resolve(given ?? defaultJsonlPath(opts.port ?? DEFAULT_PORT, dir));
   // The default folder is in the shared temp folder: ours and closed (0700), or we refuse to
   // start. A folder the user named may be their own 0755 one, but never another user's.
   ensurePrivateDir(dirname(jsonlPath), given === undefined);
@@ -134,7 +175,9 @@ export function createRelay(opts: RelayOptions): Relay {
   const ingestedSeq = new Map<string, number>();
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
-  const stdio = new StdioAttachments();
+  const stdio = new StdioAttachments(opts.stdio);
+  // Open records from wraps, held so later sends are deltas; bounded like relayed exchanges.
+  const ingested = new IngestedRecords(budget, maxRecorded, (record, stage) => ctx.ingest(record, stage));
 
   // Where a record goes. Pages get every step live. The file gets the request, head and
   // end steps while no page listens; and once an id has a line in the file it keeps
@@ -184,7 +227,7 @@ export function createRelay(opts: RelayOptions): Relay {
     bounded: async (_res, work) => work(),
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     stdio,
-    ingest(record) {
+    ingest(record, stage) {
       // The same id arrives again as the exchange progresses: it keeps its first position.
       let at = ingestedSeq.get(record.id);
       if (at === undefined) ingestedSeq.set(record.id, (at = seq++));
@@ -192,7 +235,7 @@ export function createRelay(opts: RelayOptions): Relay {
       record.session = session;
       const final = record.state !== 'pending' && record.state !== 'streaming';
       if (final) ingestedSeq.delete(record.id);
-      deliver(record, final ? 'end' : 'request', true);
+      deliver(record, final ? 'end' : stage ?? 'request');
     },
     relayUrl: (req, targetId) => relayMcpUrl(ownOrigin(req), token, targetId),
     route(req, targetId, query) {
@@ -240,9 +283,11 @@ export function createRelay(opts: RelayOptions): Relay {
 
   // A refusal of an external client's request is also recorded, so the page can say why
   // (clients often show their own message instead): refused-record.ts.
+  // Bounded per window (refusal-limit.ts): any web page can send them.
+  const refusals = new RefusalLimit((r) => ctx.ingest(r), opts.refusals);
   const refuseRecorded = (req: IncomingMessage, res: ServerResponse, status: number, reason: string, tokenOk: boolean) => {
     refuse(res, status, reason);
-    ctx.ingest(refusedRecord(req, status, reason, tokenOk));
+    refusals.add(refusedRecord(req, status, reason, tokenOk));
   };
 
   const external = async (req: IncomingMessage, res: ServerResponse, segments: string[], query: URLSearchParams) => {
@@ -278,15 +323,31 @@ export function createRelay(opts: RelayOptions): Relay {
     }
     const segments = path.split('/').slice(2).map(safeDecode);
     if (segments[0] === 'api') return handlePageApi(ctx, req, res, segments.slice(1));
+    if (path === PROOF_PATH) {
+      // Anyone may ask: the answer is an HMAC of their nonce and reveals nothing.
+      const nonce = query.get(NONCE_PARAM);
+      if (!validNonce(nonce)) return refuse(res, 400, `GET ${PROOF_PATH}?${NONCE_PARAM}=<16-128 base64url characters>.`);
+      const body = JSON.stringify({ proof: proofFor(proofKey, nonce) });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+      return void res.end(body);
+    }
     if (segments[0] === 'stdio-attach') return stdio.handle(req, res, token, segments.slice(1));
-    if (segments[0] === 'ingest' && segments.length === 1) return handleIngest(req, res, token, (r) => ctx.ingest(r));
+    if (segments[0] === 'ingest' && segments.length === 1) return ctx.bounded(res, () => handleIngest(req, res, token, ingested));
     return external(req, res, segments.filter((s, i) => s !== '' || i < segments.length - 1), query);
   };
 
+  const pageUrl = (port: number) => pageLoginUrl(`http://127.0.0.1:${port}`, pageToken);
   return {
     token,
+    pageToken,
     jsonlPath,
     targetsPath,
+    pageUrl,
+    publish(port) {
+      infoFile = writeInfoFile(dir, port, { url: `http://127.0.0.1:${port}`, pageUrl: pageUrl(port), token, proofKey, pid: process.pid });
+      return infoFile;
+    },
+    pageProblem: (req) => pageOriginProblem(req) ?? pageSecretProblem(req, ctx.pageSecret),
     handle(req, res, next) {
       let url: URL;
       try {
@@ -300,8 +361,9 @@ export function createRelay(opts: RelayOptions): Relay {
       if (hostIssue) return refuse(res, 403, hostIssue);
       const path = url.pathname;
       if (path !== '/relay' && !path.startsWith('/relay/') && !path.startsWith('/demo/')) {
-        // The inspector page's own load hands it the secret its page-API calls must carry.
-        if (isPageLoad(req)) res.appendHeader('set-cookie', pageCookie(req, ctx.pageSecret));
+        // Only the link printed at start hands a browser the secret its page-API calls carry.
+        const login = { pageToken, pageSecret: ctx.pageSecret, infoFile: infoFile ?? infoFilePath(dir, req.socket.localPort ?? 0) };
+        if (handlePageLogin(req, res, url, login, ownOrigin(req))) return;
         return next();
       }
       // Everything answered here is inert on our origin: a sandboxed, unsniffed non-document
@@ -316,7 +378,7 @@ export function createRelay(opts: RelayOptions): Relay {
       });
     },
     pages: () => pages.size,
-    banner: (port) => inspectorBanner({ port, token, jsonlPath, demo: true }),
+    banner: (port, extra) => inspectorBanner({ port, token, pageToken, jsonlPath, demo: extra?.demo ?? true, targets: extra?.targets, infoFile }),
     async close() {
       // Shutdown cuts open streams; their end would otherwise race the final flush below.
       for (const r of [...active]) r.fail('aborted', 'The inspector server shut down while the exchange was open.');
@@ -324,6 +386,9 @@ export function createRelay(opts: RelayOptions): Relay {
       trailing.clear();
       pages.close();
       stdio.close();
+      if (infoFile) removeInfoFile(infoFile);
+      ingested.clear();
+      refusals.flush();
       await capture.flush();
       await demo?.close();
       demo = undefined;

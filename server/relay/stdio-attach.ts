@@ -13,6 +13,16 @@ import { readBody } from './forward.js';
 import { refuse } from './guards.js';
 import { externalCaller } from './stdio-ingest.js';
 
+/** The longest line a served stdio server may answer with; wrap answers longer ones with an error. */
+export const SERVE_LINE_BYTES = 16 * 1024 * 1024;
+/** What one POST of the server's output may carry: one longest line and then some. */
+const MAX_OUT_BYTES = SERVE_LINE_BYTES + 8 * 1024 * 1024;
+/** How long a caller waits for a served stdio server's answer (default). */
+export const STDIO_ANSWER_TIMEOUT_MS = 120_000;
+/** Calls one served stdio server may have waiting at once; more are answered busy at once, so
+ *  a silent server cannot take every relay slot. */
+export const STDIO_MAX_WAITING = 16;
+
 /** Relay target ids of attached stdio servers start with this. */
 export const STDIO_TARGET_PREFIX = 'stdio-';
 /** The page's same-origin endpoint for an attached stdio server. */
@@ -33,6 +43,13 @@ const jsonResponse = (status: number, value: unknown) =>
 export class StdioAttachments {
   #byName = new Map<string, Attached>();
   #next = 0;
+  readonly #timeoutMs: number;
+  readonly #maxWaiting: number;
+
+  constructor(opts: { timeoutMs?: number; maxWaiting?: number } = {}) {
+    this.#timeoutMs = opts.timeoutMs ?? STDIO_ANSWER_TIMEOUT_MS;
+    this.#maxWaiting = opts.maxWaiting ?? STDIO_MAX_WAITING;
+  }
 
   /** Names of the attached servers. */
   names(): string[] {
@@ -54,9 +71,14 @@ export class StdioAttachments {
     if (!name || !NAME.test(name) || more.length > 0 || (out !== undefined && out !== 'out')) {
       return refuse(res, 404, 'The stdio attach paths are /relay/stdio-attach/<name> and /relay/stdio-attach/<name>/out; names are 1-64 letters, digits, ".", "_" or "-".');
     }
-    if (out === undefined) return this.#attach(name, res);
-    const bytes = await readBody(req);
-    if (!bytes) return refuse(res, 413, 'A batch of server output is limited to 16 MiB.');
+    if (out === undefined) {
+      // First come keeps the name: a second attach (even with the token) must not take over
+      // a name the page and clients already call, or the impostor would answer their calls.
+      if (this.#byName.has(name)) return refuse(res, 409, `A stdio server named "${name}" is already attached. Stop that wrap first, or pick another name with --name.`);
+      return this.#attach(name, res);
+    }
+    const bytes = await readBody(req, MAX_OUT_BYTES);
+    if (!bytes) return refuse(res, 413, `A batch of server output is limited to ${MAX_OUT_BYTES} bytes.`);
     const a = this.#byName.get(name);
     if (!a) return refuse(res, 409, `No stdio server "${name}" is attached; the wrap must hold /relay/stdio-attach/${name} open first.`);
     for (const line of Buffer.from(bytes).toString('utf8').split('\n')) if (line.trim()) this.#fromServer(a, line);
@@ -83,12 +105,17 @@ export class StdioAttachments {
       return new Response(null, { status: 202 });
     }
     const callerId = m.id;
+    if (a.waiting.size >= this.#maxWaiting) {
+      return jsonResponse(503, rpcError(callerId, -32000, `The stdio server "${name}" has ${this.#maxWaiting} calls waiting for an answer; retry when it answers them.`));
+    }
     const rid = `mrtr-${++this.#next}`;
     const answer = new Promise<Record<string, unknown> | Error>((resolve) => a.waiting.set(rid, resolve));
     const abort = () => a.waiting.get(rid)?.(new Error('the caller went away'));
     request.signal.addEventListener('abort', abort, { once: true });
+    const timer = setTimeout(() => a.waiting.get(rid)?.(new Error(`no answer within ${this.#timeoutMs / 1000} s`)), this.#timeoutMs);
     a.res.write(JSON.stringify({ ...m, id: rid }) + '\n');
     const got = await answer;
+    clearTimeout(timer);
     request.signal.removeEventListener('abort', abort);
     a.waiting.delete(rid);
     if (got instanceof Error) return jsonResponse(502, rpcError(callerId, -32000, `The stdio server "${name}" did not answer: ${got.message}.`));
@@ -101,8 +128,6 @@ export class StdioAttachments {
   }
 
   #attach(name: string, res: ServerResponse): void {
-    // A newer wrap of the same name replaces the older one (a restarted server).
-    if (this.#byName.has(name)) this.#detach(name, 'another wrap attached with the same name');
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     res.flushHeaders();
     const a: Attached = { res, waiting: new Map() };

@@ -6,14 +6,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { readRecord } from '../../worker/capture/record-read.js';
-import { isProblem } from '../../worker/capture/fields.js';
+import { isObj, isProblem, own } from '../../worker/capture/fields.js';
+import { RELAY_PUSH_VERSION, type DeltaPush } from '../../worker/capture/relay-push.js';
+import type { IngestedRecords } from './ingest-store.js';
 import { readBody } from './forward.js';
 import { foreignOriginProblem, refuse, tokenMatches } from './guards.js';
 
 /** The header that carries the relay token on ingest and stdio-attach requests. */
 export const TOKEN_HEADER = 'x-mrtr-relay-token';
-/** A batch may carry a 50 MB line and then some. */
-export const MAX_INGEST_BYTES = 256 * 1024 * 1024;
+/** A batch's most bytes: wrap sends at most 8 MiB at once, or one record (4 MiB of each body,
+ *  escaped as JSON). Ingests count against the relay's memory as uploads do. */
+export const MAX_INGEST_BYTES = 32 * 1024 * 1024;
 
 /** Reads a token-guarded, non-browser request; answers and returns false when refused. */
 export function externalCaller(req: IncomingMessage, res: ServerResponse, token: string): boolean {
@@ -27,8 +30,9 @@ export function externalCaller(req: IncomingMessage, res: ServerResponse, token:
   return true;
 }
 
-/** Parses an ingest body (a JSON array of ExchangeRecords, each with `stdio`). */
-export function parseIngest(text: string): ExchangeRecord[] | string {
+/** Parses an ingest body: a JSON array of stdio ExchangeRecords (each with `stdio` and a
+ *  `stdio://` URL) and deltas of open ones (relay-push.ts). */
+export function parseIngest(text: string): (ExchangeRecord | DeltaPush)[] | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -36,26 +40,55 @@ export function parseIngest(text: string): ExchangeRecord[] | string {
     return 'The body must be a JSON array of exchange records.';
   }
   if (!Array.isArray(value)) return 'The body must be a JSON array of exchange records.';
-  const out: ExchangeRecord[] = [];
+  const out: (ExchangeRecord | DeltaPush)[] = [];
   for (let i = 0; i < value.length; i++) {
-    const rec = readRecord(value[i], `[${i}]`, 0);
+    const v: unknown = value[i];
+    if (isObj(v) && own(v, 'push') !== undefined) {
+      const d = v as Partial<DeltaPush>;
+      if (d.push !== RELAY_PUSH_VERSION || d.kind !== 'delta' || typeof d.id !== 'string' || (d.events !== undefined && typeof d.from !== 'number')) {
+        return `Record ${i} is not a delta the relay reads (push ${RELAY_PUSH_VERSION}, kind "delta", id, and from with events).`;
+      }
+      out.push(d as DeltaPush);
+      continue;
+    }
+    const rec = readRecord(v, `[${i}]`, 0);
     if (isProblem(rec)) return `Record ${i} is not an exchange record: ${rec.where}: ${rec.message}`;
     if (!rec.stdio) return `Record ${i} has no stdio marker: only stdio records are ingested.`;
+    // A stdio record is never HTTP traffic: one that names an http(s) URL would pass for a
+    // call the relay or the page recorded.
+    if (!rec.request.url.startsWith('stdio://')) return `Record ${i} is marked stdio but its URL is not stdio://<name>: refused.`;
     out.push(rec);
   }
   return out;
 }
 
-/** Answers `POST /relay/ingest`, handing each record to `ingest`. */
-export async function handleIngest(req: IncomingMessage, res: ServerResponse, token: string, ingest: (r: ExchangeRecord) => void): Promise<void> {
+/** Ingest bodies read at once; more are refused as busy (each may hold MAX_INGEST_BYTES). */
+export const MAX_INGESTS_AT_ONCE = 2;
+
+/** Answers `POST /relay/ingest`, handing the batch to `records` (ingest-store.ts). */
+export async function handleIngest(req: IncomingMessage, res: ServerResponse, token: string, records: IngestedRecords, maxBytes = MAX_INGEST_BYTES): Promise<void> {
   if ((req.method ?? '').toUpperCase() !== 'POST') return refuse(res, 405, 'POST a JSON array of records to /relay/ingest.');
   if (!externalCaller(req, res, token)) return;
-  const bytes = await readBody(req, MAX_INGEST_BYTES);
-  if (!bytes) return refuse(res, 413, `Ingest batches are limited to ${MAX_INGEST_BYTES / (1024 * 1024)} MiB.`);
-  const records = parseIngest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-  if (typeof records === 'string') return refuse(res, 400, records);
-  for (const r of records) ingest(r);
-  const body = JSON.stringify({ accepted: records.length });
+  if (records.reading >= MAX_INGESTS_AT_ONCE) {
+    res.setHeader('retry-after', '1');
+    return refuse(res, 503, `The relay is busy: ${MAX_INGESTS_AT_ONCE} ingest batches are being read. Retry shortly.`);
+  }
+  records.reading++;
+  let parsed: (ExchangeRecord | DeltaPush)[] | string;
+  try {
+    const bytes = await readBody(req, maxBytes);
+    if (!bytes) return refuse(res, 413, `Ingest batches are limited to ${maxBytes} bytes; send fewer records at once.`);
+    parsed = parseIngest(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } finally {
+    records.reading--;
+  }
+  if (typeof parsed === 'string') return refuse(res, 400, parsed);
+  const taken = records.take(parsed);
+  if ('status' in taken) {
+    if (taken.status === 503) res.setHeader('retry-after', '1');
+    return refuse(res, taken.status, taken.message);
+  }
+  const body = JSON.stringify({ accepted: parsed.length, ...(taken.resend.length ? { resend: taken.resend } : {}) });
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

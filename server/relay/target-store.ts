@@ -20,8 +20,11 @@ export type TargetListResult = { ok: true; targets: RelayTarget[] } | { ok: fals
 // Checks a posted target list: `[{ id, url }]` or `{ targets: [...] }`; http(s) URLs only,
 // ids usable as one URL path segment. Pure, so the page's mistakes become clear messages.
 export function parseTargetList(input: unknown): TargetListResult {
-  const list = Array.isArray(input) ? input : (input as { targets?: unknown } | null)?.targets;
-  if (!Array.isArray(list)) return { ok: false, error: 'Expected a JSON array of { id, url } (or { targets: [...] }).' };
+  // `{ targets }` and nothing else: a JSON-RPC body that happens to carry a `targets` key
+  // (a captured request re-sent here) is not a target list.
+  const wrapped = typeof input === 'object' && input !== null && !Array.isArray(input) && Object.keys(input).length === 1 ? (input as { targets?: unknown }).targets : undefined;
+  const list = Array.isArray(input) ? input : wrapped;
+  if (!Array.isArray(list)) return { ok: false, error: 'Expected a JSON array of { id, url } (or { "targets": [...] } with no other key).' };
   if (list.length > MAX_TARGETS) return { ok: false, error: `Too many targets (${list.length}); the relay keeps at most ${MAX_TARGETS}.` };
   const out: RelayTarget[] = [];
   const seen = new Set<string>([DEMO_TARGET_ID]);

@@ -6,7 +6,11 @@
 export interface BannerInfo {
   port: number;
   token: string;
+  /** The page link's token: the Inspector line is the link that lets a browser in. */
+  pageToken: string;
   jsonlPath: string;
+  /** The 0600 file holding the link and tokens for `wrap` (info-file.ts), once written. */
+  infoFile?: string;
   /** False when the embedded demo server is off (--no-demo). */
   demo: boolean;
   /** Watched targets added on the command line (--target), by id. */
@@ -24,7 +28,8 @@ export function inspectorBanner(info: BannerInfo): string {
   const lines = [
     '',
     `  mrtr-inspector`,
-    `  Inspector:   ${origin}/`,
+    `  Inspector:   ${origin}/?token=${info.pageToken}`,
+    `               open this link: it lets your browser in (then ${origin}/ works in that browser)`,
     `  Relay URL:   ${relayMcpUrl(origin, info.token, '<target>')}`,
     `               captured: point MCP clients here${info.demo ? `, e.g. ${relayMcpUrl(origin, info.token, 'demo')}` : ''}`,
   ];
@@ -32,7 +37,8 @@ export function inspectorBanner(info: BannerInfo): string {
   lines.push(info.demo ? `  Demo MCP:    ${origin}/demo/mcp   (called directly: not captured; use the relay URL to capture)` : `  Demo MCP:    off (--no-demo)`);
   lines.push(
     `  Captures:    ${info.jsonlPath}   (written while no inspector page is open)`,
-    `  Stdio:       MRTR_INSPECTOR_URL=${origin} MRTR_RELAY_TOKEN=${info.token} mrtr-inspector wrap -- <server command>`,
+    `  Stdio:       mrtr-inspector wrap${info.port === 5173 ? '' : ` --inspector ${origin}`} -- <server command>`,
+    ...(info.infoFile ? [`               (wrap reads the token from ${info.infoFile}, readable only by you)`] : []),
     '',
   );
   return lines.join('\n');

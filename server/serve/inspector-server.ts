@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { setCspHeaders } from '../csp.js';
 import { createDemoHandler } from '../demo/handler.js';
 import { createRelay, type DemoHandler, type Relay, type RelayOptions } from '../relay/relay.js';
-import { inspectorBanner } from './banner.js';
 import { handleStartTargets, startTargets } from './start-targets.js';
 import { createStaticHandler } from './static-files.js';
 
@@ -31,6 +30,8 @@ export interface InspectorServer {
   readonly port: number;
   readonly origin: string;
   readonly relay: Relay;
+  /** The link that lets a browser in (printed, and opened by --open). */
+  readonly pageUrl: string;
   readonly banner: string;
   close(): Promise<void>;
 }
@@ -45,38 +46,46 @@ const NO_DEMO: DemoHandler = {
 export async function startInspectorServer(opts: InspectorServerOptions): Promise<InspectorServer> {
   const demo = opts.demo !== false;
   const targets = startTargets(opts.targets ?? []);
-  const relay = createRelay({ createDemo: demo ? () => createDemoHandler() : () => NO_DEMO, pinnedTargets: targets, ...opts.relay });
   const serveFile = createStaticHandler(opts.webRoot);
+  // The relay is made once the port is known: its capture file is named for the port, so two
+  // inspectors of one user never share (and drain) one file. Nothing arrives before listen.
+  let relay: Relay | undefined;
   const server: Server = createServer((req, res) => {
+    if (!relay) return void res.destroy();
     setCspHeaders(res);
-    if (handleStartTargets(req, res, targets)) return;
+    if (handleStartTargets(req, res, targets, relay)) return;
     relay.handle(req, res, () => {
       serveFile(req, res).catch(() => res.destroy());
     });
   });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
     });
+  });
+  const { port } = server.address() as AddressInfo;
+  try {
+    relay = createRelay({ createDemo: demo ? () => createDemoHandler() : () => NO_DEMO, pinnedTargets: targets, port, ...opts.relay });
+    relay.publish(port);
   } catch (err) {
-    await relay.close();
+    await relay?.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     throw err;
   }
-  const { port } = server.address() as AddressInfo;
+  const started = relay;
   let closing: Promise<void> | undefined;
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
-    relay,
-    banner: inspectorBanner({ port, token: relay.token, jsonlPath: relay.jsonlPath, demo, targets }),
+    relay: started,
+    pageUrl: started.pageUrl(port),
+    banner: started.banner(port, { demo, targets }),
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        await relay.close();
+        await started.close();
         server.closeAllConnections();
         await closed;
       })()),

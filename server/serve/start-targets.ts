@@ -2,9 +2,10 @@
 // routes them by an id derived from the URL, whatever list the page sends it; the page
 // reads them from START_TARGETS_PATH when it opens and adds any it does not watch yet.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hostProblem, pageOriginProblem, refuse } from '../relay/guards.js';
+import { hostProblem, refuse } from '../relay/guards.js';
+import type { Relay } from '../relay/relay.js';
 
-/** The page's read of the start targets (same origin only, like the rest of the page API). */
+/** The page's read of the start targets (the page only: its origin and its cookie, like the rest of the page API; a URL may carry a key). */
 export const START_TARGETS_PATH = '/relay/api/start-targets';
 
 /** A start target: the relay id and the MCP endpoint. */
@@ -27,9 +28,9 @@ export function startTargets(urls: readonly string[]): StartTarget[] {
 }
 
 /** Answers the page's read of the start targets; false when `req` is not that read. */
-export function handleStartTargets(req: IncomingMessage, res: ServerResponse, targets: readonly StartTarget[]): boolean {
+export function handleStartTargets(req: IncomingMessage, res: ServerResponse, targets: readonly StartTarget[], relay: Pick<Relay, 'pageProblem'>): boolean {
   if (new URL(req.url ?? '/', 'http://relay.invalid').pathname !== START_TARGETS_PATH) return false;
-  const problem = hostProblem(req) ?? pageOriginProblem(req);
+  const problem = hostProblem(req) ?? relay.pageProblem(req);
   if (problem) {
     refuse(res, 403, problem);
     return true;

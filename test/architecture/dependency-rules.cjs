@@ -21,7 +21,7 @@ module.exports = {
         'new Worker(new URL(...)), which is not an import). The exceptions are modules the page runs itself: the ' +
         'storage module it shares with both workers, the Console transport (sends go out through the page\'s fetch ' +
         'so the service worker taps them), and pure constants and checks (protocol version, _meta keys, the task ' +
-        'key-test labels, the open-URL check).',
+        'key-test labels, the open-URL check, the Console send guard the page prompts from).',
       from: { path: '^web/', pathNot: '^web/sw/' },
       to: {
         path: '^worker/',
@@ -33,6 +33,7 @@ module.exports = {
           '^worker/decode/meta\\.ts$',
           '^worker/console/task-key-tests\\.ts$',
           '^worker/console/open-url\\.ts$',
+          '^worker/console/send-guard\\.ts$',
         ],
       },
     },

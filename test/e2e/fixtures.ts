@@ -4,6 +4,7 @@
 //              its own (playwright.config.ts), so `baseURL` is this server's, never a constant.
 //   mcpServer  a local MCP-like server (test-server.ts), stopped after the test
 //   inspector  the app opened at `/`, capturing, with helpers to drive and inspect it
+//   context    signed in: it opened the link printed at start (the page token), so it holds the page cookie
 //   relay      the relay of this worker's server (`relay.token`, `relay.jsonl`: what specs
 //              once imported as RELAY_TOKEN and RELAY_JSONL from the config), and the
 //              official SDK v2 client run against it as a separate Node process
@@ -15,10 +16,10 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect, type Browser, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
 import { PROTOCOL_VERSION, type ExchangeRecord } from '../../worker/protocol.ts';
-import { serverUnderTest, type ServerUnderTest } from './playwright.config.ts';
+import { PAGE_TOKEN, serverUnderTest, type ServerUnderTest } from './playwright.config.ts';
 import { startTestMcpServer, type TestMcpServer } from './test-server.ts';
 
 export { expect };
@@ -338,9 +339,43 @@ export function watchRelayFeed(page: Page): RelayFeedWatch & { ready: Promise<un
   return { connected, ready: w.routed, drained: async () => [...bodies] };
 }
 
-export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest }, { server: ServerUnderTest }>({
+/**
+ * Lets a browser context in as the developer's browser is: by opening the link printed at
+ * start, which trades the page token for the HttpOnly page cookie (the context's request
+ * shares its cookie jar). Every server the tests start takes PAGE_TOKEN in its env or options.
+ */
+export async function signIn(context: BrowserContext, origin: string): Promise<void> {
+  const r = await context.request.get(`${origin}/?token=${PAGE_TOKEN}`, { maxRedirects: 0 });
+  if (r.status() !== 303) throw new Error(`signing in at ${origin} answered ${r.status()}, not the 303 of a good page token`);
+}
+
+export { PAGE_TOKEN };
+
+/** The question the Console asks before its first send to a host (web/lib/send-consent.ts). */
+export const SEND_PROMPT = /^Send to (\S+)\?/;
+
+export const test = base.extend<{ mcpServer: TestMcpServer; inspector: InspectorPage; relay: RelayUnderTest; sendPrompts: string[]; sendPromptAnswer: 'accept' | 'dismiss' }, { server: ServerUnderTest }>({
   server: [async ({}, use, workerInfo) => use(serverUnderTest(workerInfo.parallelIndex)), { scope: 'worker' }],
   baseURL: async ({ server }, use) => use(server.origin),
+  // How the tests answer the Console's "Send to <host>?": accepted, as the user who typed
+  // the URL or chose the re-send would; a spec about the prompt itself dismisses it.
+  sendPromptAnswer: ['accept', { option: true }],
+  context: async ({ context, baseURL }, use) => {
+    if (baseURL) await signIn(context, baseURL);
+    await use(context);
+  },
+  // The hosts the Console asked about in this test, in order. Any other dialog is dismissed,
+  // as Playwright does when nothing listens.
+  sendPrompts: [async ({ context, sendPromptAnswer }, use) => {
+    const asked: string[] = [];
+    context.on('dialog', (d) => {
+      const host = d.type() === 'confirm' ? SEND_PROMPT.exec(d.message())?.[1] : undefined;
+      if (host === undefined) return void d.dismiss().catch(() => undefined);
+      asked.push(host);
+      void (sendPromptAnswer === 'accept' ? d.accept() : d.dismiss()).catch(() => undefined);
+    });
+    await use(asked);
+  }, { auto: true }],
   mcpServer: async ({}, use) => {
     const server = await startTestMcpServer();
     try {
@@ -777,6 +812,7 @@ export function workerBuildId(page: Page): Promise<string> {
 export async function serverBuildId(browser: Browser, baseURL: string): Promise<string> {
   const context = await browser.newContext({ baseURL });
   try {
+    await signIn(context, baseURL);
     const page = await context.newPage();
     await new InspectorPage(page).open();
     return await workerBuildId(page);
@@ -819,7 +855,7 @@ export const deploymentTest = test.extend<{ deployment: Deployment }>({
       await cp(BUILT_WEB, webRoot, { recursive: true });
       const server = await startInspectorServer({
         webRoot, port: 0,
-        relay: { token: randomBytes(24).toString('base64url'), jsonlPath: join(dir, 'relay-capture.jsonl') },
+        relay: { token: randomBytes(24).toString('base64url'), pageToken: PAGE_TOKEN, jsonlPath: join(dir, 'relay-capture.jsonl'), relayDir: dir },
       });
       try {
         await use({ origin: server.origin, webRoot });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_STATE_KEY } from '../../worker/demo-key.ts';
 import { packAndInstall, ROOT, startPrinting, type StartedInspector } from '../support/packed-install.ts';
-import { expect, InspectorPage, test } from './fixtures.ts';
+import { expect, InspectorPage, PAGE_TOKEN, test } from './fixtures.ts';
 
 const RELAY_PEER = join(ROOT, 'test/peers/relay-client.ts');
 const TOKEN = 'packed-install-token-0123456789';
@@ -46,7 +46,7 @@ test('the packed tarball, installed offline with --omit=dev, serves an inspector
     const watched = mcpServer.url('/mcp');
     server = await startPrinting(installed.bin, ['--port', '0', '--target', watched], {
       cwd: installed.prefix,
-      env: { ...process.env, MRTR_RELAY_TOKEN: TOKEN, MRTR_RELAY_JSONL: join(dir, 'capture', 'relay.jsonl') },
+      env: { ...process.env, MRTR_RELAY_TOKEN: TOKEN, MRTR_PAGE_TOKEN: PAGE_TOKEN, MRTR_RELAY_JSONL: join(dir, 'capture', 'relay.jsonl'), MRTR_RELAY_DIR: join(dir, 'capture') },
     });
     const relayUrl = `${server.origin}/relay/${TOKEN}/demo/mcp`;
     expect(server.banner).toContain(`Relay URL:   ${server.origin}/relay/${TOKEN}/<target>/mcp`);
@@ -54,7 +54,10 @@ test('the packed tarball, installed offline with --omit=dev, serves an inspector
     const targetId = `127.0.0.1-${new URL(watched).port}`;
     expect(server.banner).toContain(`${server.origin}/relay/${TOKEN}/${targetId}/mcp`);
 
-    await page.goto(`${server.origin}/`);
+    // The banner's Inspector line is the link that lets the browser in.
+    expect(server.banner).toContain(`Inspector:   ${server.origin}/?token=${PAGE_TOKEN}`);
+    await page.goto(`${server.origin}/?token=${PAGE_TOKEN}`);
+    await expect(page).toHaveURL(`${server.origin}/`);
     const inspector = new InspectorPage(page);
     await inspector.waitUntilCapturing();
     // The built page links the favicon, the app icon and the manifest, and the package

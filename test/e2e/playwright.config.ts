@@ -32,6 +32,9 @@ function runDir(): string {
 }
 const RELAY_DIR = (process.env.MRTR_E2E_RELAY_DIR ??= runDir());
 const RELAY_TOKEN = (process.env.MRTR_E2E_RELAY_TOKEN ??= randomBytes(24).toString('base64url'));
+// The token of the link that lets a browser in (server/relay/page-login.ts): passed to the
+// server in its env, never argv, and exchanged for the page cookie by each test's context.
+export const PAGE_TOKEN = (process.env.MRTR_E2E_PAGE_TOKEN ??= randomBytes(24).toString('base64url'));
 
 /** The production server a worker's tests run against, with its relay's token and capture file. */
 export interface ServerUnderTest {
@@ -90,6 +93,7 @@ export default defineConfig({
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
     // Keep the relay's capture file and target list away from a developer's own.
-    env: { MRTR_RELAY_JSONL: server.relayJsonl, MRTR_RELAY_TOKEN: server.relayToken },
+    // Each server's info file is named for its port, so the workers share one folder.
+    env: { MRTR_RELAY_JSONL: server.relayJsonl, MRTR_RELAY_TOKEN: server.relayToken, MRTR_PAGE_TOKEN: PAGE_TOKEN, MRTR_RELAY_DIR: RELAY_DIR },
   })),
 });

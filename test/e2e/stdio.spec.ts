@@ -1,6 +1,7 @@
 // Stdio servers in the browser: a real SDK v2 stdio client and server talking through
 // `mrtr-inspector wrap` while the page is open (threaded live, marked stdio), and the
 // Console driving the stdio demo server in serve mode (`wrap --serve`).
+import { dirname } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -39,7 +40,7 @@ test('an SDK v2 stdio client and server talking through wrap are threaded live i
   await inspector.open();
   await feed.connected;
 
-  const run = await node(['--import', 'tsx', STDIO_CLIENT], { MRTR_INSPECTOR_URL: baseURL!, MRTR_RELAY_TOKEN: relay.token, MRTR_RELAY_JSONL: relay.jsonl }, children).done;
+  const run = await node(['--import', 'tsx', STDIO_CLIENT], { MRTR_INSPECTOR_URL: baseURL!, MRTR_RELAY_DIR: dirname(relay.jsonl), MRTR_RELAY_JSONL: relay.jsonl }, children).done;
   expect(run.err).toBe('');
   expect(JSON.parse(run.out)).toEqual({ ok: true, text: 'Created workspace "Stdio Labs" on the team plan.' });
 
@@ -63,7 +64,7 @@ async function answerForm(page: Page, key: string, fill: (q: ReturnType<Page['lo
 }
 
 test('the Console drives the stdio demo server in serve mode through every round of the wizard', async ({ inspector, page, relay, baseURL }) => {
-  const wrap = node(['cli/bin.js', 'wrap', '--serve', '--name', 'demo', '--inspector', baseURL!, '--token', relay.token, '--', process.execPath, '--import', 'tsx', 'test/peers/stdio/demo-stdio-server.ts'], {}, children);
+  const wrap = node(['cli/bin.js', 'wrap', '--serve', '--name', 'demo', '--inspector', baseURL!, '--', process.execPath, '--import', 'tsx', 'test/peers/stdio/demo-stdio-server.ts'], { MRTR_RELAY_DIR: dirname(relay.jsonl) }, children);
   await expect.poll(async () => {
     const res = await page.request.get('/relay/api/targets', { headers: { origin: baseURL! } });
     return ((await res.json()) as { stdio?: { id: string }[] }).stdio?.map((t) => t.id) ?? [];

@@ -17,6 +17,7 @@ import { CaptureStore } from '../../worker/storage/index.js';
 import type { Analysis } from './analysis-client.js';
 import type { Inspector } from './inspector.svelte.js';
 import { RELAY_FORWARD, WatchList } from '../sw/watch-list.js';
+import { sendConsent } from './send-consent.js';
 
 export interface ConsoleHost {
   /** The worker, with the transport registered; null before it started. */
@@ -24,8 +25,12 @@ export interface ConsoleHost {
   say(message: string): void;
   /** After the Console filed traffic (in its own session or a new one). */
   filed(): Promise<void>;
-  /** The URL to send to: absolute; a "via relay" target goes through the dev server's relay. */
-  endpoint(url: string, viaRelay: boolean): Promise<string | null>;
+  /**
+   * The URL to send to: absolute; a "via relay" target goes through the dev server's relay.
+   * Judged first (send-consent.ts). `fromCapture` (re-send, edit): a URL from a capture is
+   * never added to the watched targets on its own.
+   */
+  endpoint(url: string, viaRelay: boolean, fromCapture?: boolean): Promise<string | null>;
   /** Switches the devtools to a session (e.g. a replay's). */
   show(session: string): Promise<void>;
   /** Selects a conversation of a session (a replay outcome's recorded call). */
@@ -66,7 +71,13 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       if (!registered.has(api)) {
         registered.add(api);
         hooks ??= tapHooks(location.origin);
-        await api.console.transport(proxy(fetchTransport({ timeoutMs: 60_000, tap: hooks })));
+        // Every Console send is judged here before it leaves (send-guard.ts).
+        const guard = (url: string) => {
+          const refusal = sendConsent(url, inspector.targets.list);
+          if (refusal) inspector.say(refusal);
+          return refusal;
+        };
+        await api.console.transport(proxy(fetchTransport({ timeoutMs: 60_000, tap: hooks, guard })));
       }
       return api;
     },
@@ -75,7 +86,7 @@ export function hostOf(inspector: Inspector): ConsoleHost {
       await inspector.sessions.load();
       await inspector.sessions.refresh();
     },
-    async endpoint(url, viaRelay) {
+    async endpoint(url, viaRelay, fromCapture = false) {
       let abs: URL;
       try {
         abs = new URL(url, location.href);
@@ -84,11 +95,24 @@ export function hostOf(inspector: Inspector): ConsoleHost {
         inspector.say(`"${url}" is not an http(s) URL; enter the MCP endpoint, e.g. http://localhost:3000/mcp or /demo/mcp.`);
         return null;
       }
+      const refusal = sendConsent(abs.href, inspector.targets.list);
+      if (refusal) {
+        inspector.say(refusal);
+        return null;
+      }
       const own = abs.origin === location.origin && abs.pathname === '/demo/mcp';
       if (own && !viaRelay) return abs.href;
       // Watched, so the service worker taps it; via the relay for servers without CORS.
       const key = abs.origin + abs.pathname;
       const known = inspector.targets.list.find((t) => t.url === abs.href && t.viaRelay === viaRelay);
+      if (!known && fromCapture) {
+        // A capture's URL does not become a watched target by being re-sent.
+        if (viaRelay) {
+          inspector.say(`Not sent: ${abs.host} is not a watched target, so the relay cannot forward to it. Add it in the Targets list first if you trust it.`);
+          return null;
+        }
+        return abs.href;
+      }
       if (!known && !(await inspector.targets.add(abs.href, viaRelay))) return null;
       const t = inspector.targets.list.find((x) => x.url === abs.href);
       if (!t) return null;

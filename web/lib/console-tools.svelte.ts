@@ -101,7 +101,9 @@ export class Resend {
     if (!d || this.#busy) return Promise.resolve();
     this.#busy = true;
     return run(this.#host, async (api) => {
-      const url = await this.#host.endpoint(this.#url.trim(), this.#viaRelay);
+      // The captured URL is the capture's choice; one the user typed over it is theirs.
+      const typed = this.#url.trim();
+      const url = await this.#host.endpoint(typed, this.#viaRelay, typed === d.url);
       if (!url) return;
       const r = await api.console.resend({ ...d, url }, this.#text);
       if (!r.ok) { this.#error = r.error; return; }

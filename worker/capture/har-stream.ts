@@ -22,6 +22,13 @@
 
 import { nextNonSpace, skipString, trimEnd } from './har-entries.js';
 
+/**
+ * The most unfinished text held between pieces (an entry being read, or the envelope
+ * before the entries), in characters. Past it the fast path declines rather than join a
+ * string that could pass the engine's limit; the caller decides whether a whole read fits.
+ */
+export const MAX_HAR_PENDING_CHARS = 128 * 1024 * 1024;
+
 const QUOTE = 34, OPEN_OBJ = 123, CLOSE_OBJ = 125, OPEN_ARR = 91, CLOSE_ARR = 93, COMMA = 44, COLON = 58;
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
@@ -101,7 +108,10 @@ export class HarEntryStream {
   /** How many entries came from batches (for tests and benchmarks). */
   batched = 0;
 
-  constructor(private readonly onEntry: (value: unknown, index: number) => boolean) {}
+  constructor(
+    private readonly onEntry: (value: unknown, index: number) => boolean,
+    private readonly maxPending = MAX_HAR_PENDING_CHARS,
+  ) {}
 
   /** Scans one more piece of the text. False once declined. */
   push(chunk: string): boolean {
@@ -120,6 +130,7 @@ export class HarEntryStream {
     if (text.length === 0) return true;
     this.pieces.push(text);
     this.waiting += text.length;
+    if (this.carry.length + this.waiting > this.maxPending) return this.decline();
     // Hazard: the carried text is copied, and an unfinished token scanned again from its
     // start, with each new text; a 50 MB entry read in 1 MB chunks would be copied 50 times
     // over. Waiting until as much text is new as is carried keeps the total work linear.

@@ -34,7 +34,8 @@ export type StreamImportEnd =
 // JSONL when the first line is one of our records or the header by itself; a HAR's first
 // line is `{` alone (pretty-printed) or the whole file (minified).
 const FIRST_LINE_LIMIT = 1 << 20;
-function sniff(head: string, ended: boolean): 'har' | 'jsonl' | 'other' | null {
+/** Which reader a file's start calls for; null while more text is needed to tell (`ended`: no more comes). */
+export function sniff(head: string, ended: boolean): 'har' | 'jsonl' | 'other' | null {
   const text = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
   const start = text.search(/\S/);
   if (start < 0) return ended ? 'other' : null;

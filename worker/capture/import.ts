@@ -141,7 +141,8 @@ export class HarChunks {
   readonly #opts: ImportOptions;
   readonly #stream: HarEntryStream;
 
-  constructor(opts: ImportOptions = {}, onRecord?: (record: ExchangeRecord, index: number) => void) {
+  /** `maxPending`: see MAX_HAR_PENDING_CHARS (har-stream.ts). */
+  constructor(opts: ImportOptions = {}, onRecord?: (record: ExchangeRecord, index: number) => void, maxPending?: number) {
     this.#opts = opts;
     const acc = this.#acc;
     const one: unknown[] = [undefined];
@@ -151,7 +152,7 @@ export class HarChunks {
       readEntries(one, i, opts, acc);
       if (onRecord && acc.exchanges.length > before) onRecord(acc.exchanges[before], before);
       return true;
-    });
+    }, maxPending);
   }
 
   push(chunk: string): boolean {

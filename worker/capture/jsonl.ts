@@ -58,50 +58,86 @@ export interface JsonlRead {
 }
 
 /**
+ * The longest JSONL line read, in characters. A record the relay writes holds at most 4 MiB
+ * of each body (and wrap's lines are bounded alike); a longer line is skipped, with a
+ * message, rather than joined into one string that could pass the engine's string limit.
+ */
+export const MAX_JSONL_LINE_CHARS = 128 * 1024 * 1024;
+
+/** Options for JsonlStream. */
+export interface JsonlStreamOptions {
+  /** The longest line read (default MAX_JSONL_LINE_CHARS); longer ones are skipped. */
+  maxLineChars?: number;
+}
+
+/**
  * Reads JSONL text pushed in pieces (a file as it is read, or one whole string). Each
  * record goes to `onRecord` as its line completes; a later line for an id that was already
  * read is handed on again with the first one's seq, to replace it (last line wins).
  *
  * Hazard: whether a bad line is "cut off" depends on what follows it (it is the last line,
  * or only blank text follows), so the newest complete line is held back until the next
- * one arrives or the text ends.
+ * one arrives or the text ends. A line past the limit is never held: only its length is
+ * counted until its newline (a hostile 1 GB line costs nothing but the scan).
  */
 export class JsonlStream {
   readonly #onRecord: (record: ExchangeRecord) => void;
+  readonly #max: number;
   readonly #seqOf = new Map<string, number>();
   readonly #skipped: SkippedEntry[] = [];
   readonly #notes: string[] = [];
   #carry = '';
-  #held: { line: string; index: number } | null = null;
+  /** Characters of the overlong line being skipped, or -1 when none is. */
+  #over = -1;
+  #held: { line: string | number; index: number } | null = null;
   #index = 0;
   #recordLines = 0;
 
-  constructor(onRecord: (record: ExchangeRecord) => void) {
+  constructor(onRecord: (record: ExchangeRecord) => void, opts: JsonlStreamOptions = {}) {
     this.#onRecord = onRecord;
+    this.#max = opts.maxLineChars ?? MAX_JSONL_LINE_CHARS;
   }
 
   push(text: string): void {
     let start = 0;
     for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const line = this.#carry === '' ? text.slice(start, nl) : this.#carry + text.slice(start, nl);
+      // A line is its text, or (past the limit) only its length.
+      let line: string | number;
+      const more = nl - start;
+      if (this.#over >= 0) line = this.#over + more;
+      else if (this.#carry.length + more > this.#max) line = this.#carry.length + more;
+      else line = this.#carry === '' ? text.slice(start, nl) : this.#carry + text.slice(start, nl);
       this.#carry = '';
+      this.#over = -1;
       start = nl + 1;
       if (this.#held) this.#line(this.#held.line, this.#held.index, false);
       this.#held = { line, index: this.#index++ };
     }
-    this.#carry += text.slice(start);
+    const rest = text.length - start;
+    if (this.#over >= 0) this.#over += rest;
+    else if (this.#carry.length + rest > this.#max) {
+      this.#over = this.#carry.length + rest;
+      this.#carry = '';
+    } else this.#carry += text.slice(start);
   }
 
   end(): JsonlRead {
-    const last = this.#carry;
+    const last: string | number = this.#over >= 0 ? this.#over : this.#carry;
     this.#carry = '';
-    if (this.#held) this.#line(this.#held.line, this.#held.index, !last.trim());
+    this.#over = -1;
+    if (this.#held) this.#line(this.#held.line, this.#held.index, typeof last === 'string' && !last.trim());
     this.#held = null;
     this.#line(last, this.#index++, true);
     return { count: this.#seqOf.size, skipped: this.#skipped, notes: this.#notes, recordLines: this.#recordLines };
   }
 
-  #line(raw: string, i: number, cut: boolean): void {
+  #line(raw: string | number, i: number, cut: boolean): void {
+    if (typeof raw === 'number') {
+      this.#recordLines++;
+      const size = (n: number) => (n >= 1024 * 1024 ? `${Math.floor(n / (1024 * 1024))} MiB` : `${n} characters`);
+      this.#skipped.push({ index: i, where: `line ${i + 1}`, message: `the line is ${size(raw)} long, more than the ${size(this.#max)} one record may take; it was skipped unread` });
+      return;
+    }
     let line = raw;
     if (line.endsWith('\r')) line = line.slice(0, -1);
     if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);

@@ -31,6 +31,11 @@ export interface FetchTransportOptions {
   timeoutMs?: number;
   /** The page's capture service worker, for linked sends (see TapHooks). */
   tap?: TapHooks;
+  /**
+   * Asked before every send (send-guard.ts, with the page's prompt): undefined lets it go,
+   * a reason refuses it, and the send comes back as a failure with that reason, unsent.
+   */
+  guard?: (url: string) => string | undefined | Promise<string | undefined>;
 }
 
 /** Why a fetch failed, with the cause Node hides under "fetch failed" (ECONNREFUSED …). */
@@ -61,6 +66,11 @@ export function fetchTransport(opts: FetchTransportOptions = {}): Transport {
   const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return async (req: ConsoleRequest): Promise<ConsoleResponse> => {
+    const refusal = opts.guard ? await opts.guard(req.url) : undefined;
+    if (refusal !== undefined) {
+      const at = Date.now();
+      return { status: 0, headers: [], sentAt: at, endedAt: at, error: refusal };
+    }
     // In doubt (the question itself failed), no header: the Console then keeps its own copy.
     const tap = opts.tap;
     const link = req.link && tap && (await Promise.resolve().then(() => tap.taps(req.url)).catch(() => false)) ? req.link : undefined;

@@ -45,7 +45,7 @@ describe("the relay's capture folder and files", () => {
       expect(mode(path)).toBe(0o600);
       expect(mode(h.relay.targetsPath)).toBe(0o600);
       // The folder holds only the two files: no temp file left behind.
-      expect(readdirSync(join(base, `mrtr-inspector-${process.getuid!()}`)).sort()).toEqual(['relay-capture.jsonl', 'relay-capture.targets.json']);
+      expect(readdirSync(join(base, `mrtr-inspector-${process.getuid!()}`)).sort()).toEqual(['relay-capture-5173.jsonl', 'relay-capture-5173.targets.json']);
     } finally {
       await h.close();
     }
@@ -56,10 +56,22 @@ describe("the relay's capture folder and files", () => {
     mkdirSync(dir, { mode: 0o700 });
     const victim = join(base, 'victim.txt');
     writeFileSync(victim, 'theirs\n');
-    symlinkSync(victim, join(dir, 'relay-capture.jsonl'));
-    writeFileSync(join(dir, 'relay-capture.targets.json'), JSON.stringify([{ id: 'planted', url: 'http://evil.example/' }]));
+    symlinkSync(victim, join(dir, 'relay-capture-5173.jsonl'));
+    writeFileSync(join(dir, 'relay-capture-5173.targets.json'), JSON.stringify([{ id: 'planted', url: 'http://evil.example/' }]));
     chownSync(dir, NOBODY, NOBODY);
     expect(() => relayAt()).toThrow(/belongs to another user/);
+    // Advice the developer can follow: in a sticky temp folder they cannot remove another
+    // user's folder, so they are told how to use a folder of their own instead.
+    expect(() => relayAt()).toThrow(/You cannot remove it .*MRTR_RELAY_DIR="\$\{XDG_RUNTIME_DIR:-\$HOME\/\.cache\}\/mrtr-inspector" npm start/);
+    expect(() => relayAt()).not.toThrow(/Remove it \(/);
+    process.env.MRTR_RELAY_DIR = join(base, 'mine');
+    try {
+      const relay = relayAt();
+      expect(relay.jsonlPath).toBe(join(base, 'mine', 'relay-capture-5173.jsonl'));
+      void relay.close();
+    } finally {
+      delete process.env.MRTR_RELAY_DIR;
+    }
     expect(readFileSync(victim, 'utf8')).toBe('theirs\n');
   });
 

@@ -1,9 +1,10 @@
 // The page API trusted headers any local program can send (Origin, Sec-Fetch-Site): another
-// local user read the token from /relay/api/info and drained the backlog. Now it also wants
-// the per-start secret the relay hands the page in an HttpOnly, SameSite=Strict cookie on
-// the page's own load.
+// local user read the token from /relay/api/info and drained the backlog. It also wants the
+// per-start secret the relay hands the page in an HttpOnly, SameSite=Strict cookie, and that
+// cookie once went to anything that imitated a navigation's headers; now only the link
+// printed at start (its one-time-printed token) earns it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPage, send, startRelay, TOKEN, type RelayHarness } from './relay-harness.js';
+import { loadPage, PAGE_TOKEN, send, startRelay, TOKEN, type RelayHarness } from './relay-harness.js';
 
 describe("the page API's per-start secret", () => {
   let h: RelayHarness;
@@ -14,13 +15,38 @@ describe("the page API's per-start secret", () => {
     await h.close();
   });
 
-  it('is handed out on the page load as an HttpOnly, SameSite=Strict cookie named for the port', async () => {
-    const r = await send(h.port, { path: '/', headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none' } });
-    const [cookie] = r.headers['set-cookie'] ?? [];
-    expect(cookie).toMatch(new RegExp(`^mrtr-page-${h.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`));
-    // Not on fetches, scripts or relay answers.
+  it('is never handed out for a forged browser navigation: the page says to open the link from the terminal', async () => {
+    const forged = { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none', 'sec-fetch-user': '?1', 'upgrade-insecure-requests': '1' };
+    for (const path of ['/', '/index.html', '/?x=1']) {
+      const r = await send(h.port, { path, headers: forged });
+      expect(r.headers['set-cookie'], path).toBeUndefined();
+      expect(r.status, path).toBe(403);
+      expect(r.text).toContain('Open the link printed in your terminal');
+      expect(r.text).toContain(`${h.origin}/?token=…`);
+      expect(r.text).not.toContain(PAGE_TOKEN);
+      expect(r.text).not.toContain(TOKEN);
+    }
+    // Nor on fetches, scripts or relay answers.
     expect((await send(h.port, { path: '/main.ts', headers: { 'sec-fetch-dest': 'script', 'sec-fetch-mode': 'cors' } })).headers['set-cookie']).toBeUndefined();
     expect((await send(h.port, { path: '/relay/api/info', headers: { origin: h.origin } })).headers['set-cookie']).toBeUndefined();
+  });
+
+  it('is handed out, HttpOnly and SameSite=Strict and named for the port, for the link printed at start, which then leads to the clean URL', async () => {
+    const r = await send(h.port, { path: `/?view=list&token=${PAGE_TOKEN}` });
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe('/?view=list');
+    const [cookie] = r.headers['set-cookie'] ?? [];
+    expect(cookie).toMatch(new RegExp(`^mrtr-page-${h.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`));
+    // The browser's next load (the redirect, a reload, a second tab) is the app itself.
+    const reload = await send(h.port, { path: '/', headers: { cookie: cookie.split(';')[0] } });
+    expect(reload.text).toBe('not the relay');
+  });
+
+  it('is not handed out for a wrong or stale token', async () => {
+    const r = await send(h.port, { path: `/?token=${'A'.repeat(32)}` });
+    expect(r.status).toBe(403);
+    expect(r.headers['set-cookie']).toBeUndefined();
+    expect(r.text).toContain("This link's token is not this inspector's");
   });
 
   it('refuses forged Origin and Sec-Fetch-Site headers without the cookie, on every page-API call', async () => {

@@ -14,6 +14,8 @@ import { applyPush } from '../../../worker/capture/relay-push.js';
 
 // The relay token every test uses (long enough to pass the relay's own check).
 export const TOKEN = 'test-token-0123456789abcdef';
+// The page link's token every test relay uses (page-login.ts).
+export const PAGE_TOKEN = 'page-token-0123456789abcdef';
 
 // A relay listening on a random loopback port, with its capture dir and a relay-URL maker.
 export interface RelayHarness {
@@ -31,7 +33,7 @@ export interface RelayHarness {
 export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Partial<RelayOptions> = {}): Promise<RelayHarness> {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'mrtr-relay-test-')));
   const jsonl = join(dir, 'capture.jsonl');
-  const relay = createRelay({ createDemo: () => createDemoHandler(), token: TOKEN, jsonlPath: jsonl, warn: () => undefined, ...opts });
+  const relay = createRelay({ createDemo: () => createDemoHandler(), token: TOKEN, pageToken: PAGE_TOKEN, jsonlPath: jsonl, relayDir: 'jsonlPath' in opts && opts.jsonlPath === undefined ? undefined : dir, warn: () => undefined, ...opts });
   const server = createServer((req, res) =>
     relay.handle(req, res, () => {
       res.writeHead(404).end('not the relay');
@@ -41,6 +43,8 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   pageCookies.set(port, await loadPage(port));
+  // The 0600 info file wrap finds the inspector by (MRTR_RELAY_DIR=<dir>), in the harness's own folder.
+  if (!('jsonlPath' in opts && opts.jsonlPath === undefined) && opts.relayDir === undefined) relay.publish(port);
   return {
     port,
     origin,
@@ -61,9 +65,9 @@ export async function startRelay(opts: { dir?: string; keepDir?: boolean } & Par
 // to page-API calls (and the page's stdio endpoint) the way a browser would, unless the test sets `cookie` itself.
 const pageCookies = new Map<number, string>();
 
-/** Loads the inspector page as a browser navigation does; resolves to the cookie it set (name=value). */
-export async function loadPage(port: number): Promise<string> {
-  const r = await send(port, { path: '/', headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none' } });
+/** Opens the link printed at start, as the developer's browser does; resolves to the cookie it set (name=value). */
+export async function loadPage(port: number, pageToken = PAGE_TOKEN): Promise<string> {
+  const r = await send(port, { path: `/?token=${pageToken}`, headers: { 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none' } });
   const set = r.headers['set-cookie'] ?? [];
   return (set[0] ?? '').split(';')[0];
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, createServer, preview, type Logger } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPage, send, TOKEN } from './relay-harness.js';
+import { loadPage, PAGE_TOKEN, send, TOKEN } from './relay-harness.js';
 
 const CONFIG = fileURLToPath(new URL('../../../vite.config.ts', import.meta.url));
 
@@ -18,33 +18,38 @@ function recordingLogger(): Logger & { lines: string[] } {
 
 describe('the relay plugin in the repo config', () => {
   let dir: string;
-  const saved = { token: process.env.MRTR_RELAY_TOKEN, jsonl: process.env.MRTR_RELAY_JSONL };
+  const names = ['MRTR_RELAY_TOKEN', 'MRTR_PAGE_TOKEN', 'MRTR_RELAY_JSONL', 'MRTR_RELAY_DIR'] as const;
+  const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mrtr-relay-vite-'));
     process.env.MRTR_RELAY_TOKEN = TOKEN;
+    process.env.MRTR_PAGE_TOKEN = PAGE_TOKEN;
     process.env.MRTR_RELAY_JSONL = join(dir, 'capture.jsonl');
+    process.env.MRTR_RELAY_DIR = dir;
   });
   afterAll(async () => {
-    if (saved.token === undefined) delete process.env.MRTR_RELAY_TOKEN;
-    else process.env.MRTR_RELAY_TOKEN = saved.token;
-    if (saved.jsonl === undefined) delete process.env.MRTR_RELAY_JSONL;
-    else process.env.MRTR_RELAY_JSONL = saved.jsonl;
+    for (const n of names) {
+      if (saved[n] === undefined) delete process.env[n];
+      else process.env[n] = saved[n];
+    }
     await rm(dir, { recursive: true, force: true });
   });
 
   // What both servers must do once listening on `port`.
   async function checkMounted(port: number, logger: { lines: string[] }): Promise<void> {
     const banner = logger.lines.join('\n');
-    expect(banner).toContain(`Inspector:   http://127.0.0.1:${port}/`);
+    expect(banner).toContain(`Inspector:   http://127.0.0.1:${port}/?token=${PAGE_TOKEN}`);
     expect(banner).toContain(`http://127.0.0.1:${port}/relay/${TOKEN}/<target>`);
     expect(banner).toContain(join(dir, 'capture.jsonl'));
-    // What a stdio server's wrap needs to find this inspector.
-    expect(banner).toContain(`MRTR_INSPECTOR_URL=http://127.0.0.1:${port} MRTR_RELAY_TOKEN=${TOKEN} mrtr-inspector wrap -- <server command>`);
+    // What a stdio server's wrap needs to find this inspector: no token on its command line.
+    expect(banner).toContain(`mrtr-inspector wrap --inspector http://127.0.0.1:${port} -- <server command>`);
+    expect(banner).toContain(join(dir, `inspector-${port}.json`));
+    expect(banner).not.toMatch(/wrap[^\n]*(MRTR_RELAY_TOKEN|--token)/);
     // The relay's guard runs before Vite's own host check: a JSON refusal, not Vite's text.
     const rebound = await send(port, { path: '/relay/api/targets', headers: { host: `evil.example:${port}` } });
     expect(rebound.status).toBe(403);
     expect(rebound.json().error).toMatch(/DNS rebinding/);
-    // The page's load hands it the cookie its page-API calls carry.
+    // The link printed at start hands the page the cookie its page-API calls carry.
     const cookie = await loadPage(port);
     expect(cookie).toMatch(new RegExp(`^mrtr-page-${port}=`));
     const targets = await send(port, { path: '/relay/api/targets', headers: { origin: `http://127.0.0.1:${port}`, cookie } });

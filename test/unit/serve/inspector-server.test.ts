@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSP } from '../../../server/csp.js';
 import { startInspectorServer, type InspectorServer } from '../../../server/serve/inspector-server.js';
 import { startTargets } from '../../../server/serve/start-targets.js';
-import { send, startUpstream, type Upstream } from '../relay/relay-harness.js';
+import { loadPage, PAGE_TOKEN, send, startUpstream, type Upstream } from '../relay/relay-harness.js';
 
 const TOKEN = 'serve-test-token-0123456789';
 
@@ -17,6 +17,7 @@ describe('the production inspector server', () => {
   let upstream: Upstream;
   let server: InspectorServer;
   let noDemo: InspectorServer;
+  let cookie: string;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'mrtr-serve-test-'));
@@ -27,9 +28,10 @@ describe('the production inspector server', () => {
     // Beside the build folder, where a path that climbs out would land.
     await writeFile(join(dir, 'secret.txt'), 'not to be served');
     upstream = await startUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","id":1,"result":{}}'));
-    const relay = { token: TOKEN, warn: () => undefined };
-    server = await startInspectorServer({ webRoot: web, port: 0, targets: [upstream.url], relay: { ...relay, jsonlPath: join(dir, 'a', 'capture.jsonl') } });
+    const relay = { token: TOKEN, pageToken: PAGE_TOKEN, warn: () => undefined, relayDir: dir };
+    server = await startInspectorServer({ webRoot: web, port: 0, targets: [`${upstream.url}?api_key=start-target-key`], relay: { ...relay, jsonlPath: join(dir, 'a', 'capture.jsonl') } });
     noDemo = await startInspectorServer({ webRoot: web, port: 0, demo: false, relay: { ...relay, jsonlPath: join(dir, 'b', 'capture.jsonl') } });
+    cookie = await loadPage(server.port);
   });
   afterAll(async () => {
     await server.close();
@@ -39,7 +41,7 @@ describe('the production inspector server', () => {
   });
 
   it('serves the built page and service worker with the same CSP as the dev server', async () => {
-    const page = await send(server.port, { path: '/', headers: { origin: 'http://localhost:1234' } });
+    const page = await send(server.port, { path: '/', headers: { origin: 'http://localhost:1234', cookie } });
     expect(page.status).toBe(200);
     expect(page.text).toContain('<title>inspector</title>');
     expect(page.headers['content-type']).toMatch(/^text\/html/);
@@ -72,14 +74,36 @@ describe('the production inspector server', () => {
     expect(server.banner).toContain(`Demo MCP:    ${server.origin}/demo/mcp   (called directly: not captured`);
   });
 
-  it('relays a --target under the id it prints, and tells the page about it', async () => {
-    const [{ id }] = startTargets([upstream.url]);
+  it('relays a --target under the id it prints, and tells the page (and only the page, by its cookie) about it', async () => {
+    const url = `${upstream.url}?api_key=start-target-key`;
+    const [{ id }] = startTargets([url]);
     expect(server.banner).toContain(`${server.origin}/relay/${TOKEN}/${id}/mcp`);
     const r = await send(server.port, { method: 'POST', path: `/relay/${TOKEN}/${id}/mcp`, headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
     expect(r.status).toBe(200);
-    const listed = await send(server.port, { path: '/relay/api/start-targets', headers: { origin: server.origin } });
-    expect(listed.json()).toEqual({ targets: [{ id, url: upstream.url }] });
-    expect((await send(server.port, { path: '/relay/api/start-targets', headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    const listed = await send(server.port, { path: '/relay/api/start-targets', headers: { origin: server.origin, cookie } });
+    expect(listed.json()).toEqual({ targets: [{ id, url }] });
+    expect((await send(server.port, { path: '/relay/api/start-targets', headers: { origin: 'https://evil.example', cookie } })).status).toBe(403);
+    // A forged Origin without the page cookie learns nothing (the URL may hold a key).
+    const forged = await send(server.port, { path: '/relay/api/start-targets', headers: { origin: server.origin, 'sec-fetch-site': 'same-origin' } });
+    expect(forged.status).toBe(403);
+    expect(forged.text).not.toContain('start-target-key');
+    expect(forged.json().error).toMatch(/no page cookie/);
+  });
+
+  it('prints the link that lets a browser in, and keeps each inspector\'s captures in a file of its own, named for its port', async () => {
+    expect(server.banner).toContain(`Inspector:   ${server.origin}/?token=${PAGE_TOKEN}`);
+    expect(server.pageUrl).toBe(`${server.origin}/?token=${PAGE_TOKEN}`);
+    expect(server.banner).toContain(join(dir, `inspector-${server.port}.json`));
+    // Two inspectors of one user, one folder: two files, so one never drains the other's.
+    const both = () => startInspectorServer({ webRoot: web, port: 0, relay: { token: TOKEN, pageToken: PAGE_TOKEN, warn: () => undefined, relayDir: dir } });
+    const [a, b] = await Promise.all([both(), both()]);
+    try {
+      expect(a.relay.jsonlPath).toBe(join(dir, `relay-capture-${a.port}.jsonl`));
+      expect(b.relay.jsonlPath).toBe(join(dir, `relay-capture-${b.port}.jsonl`));
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   it('with --no-demo, says the demo is off, in the banner and on the demo URL', async () => {

@@ -13,7 +13,7 @@ const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', impo
 const PEER = fileURLToPath(new URL('../../peers/relay-client.ts', import.meta.url));
 
 function serve(h: RelayHarness, name: string, server: string[]): ChildProcess {
-  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--token', TOKEN, '--', ...server], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--', ...server], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MRTR_RELAY_DIR: h.dir } });
 }
 
 async function attached(h: RelayHarness, id: string): Promise<void> {

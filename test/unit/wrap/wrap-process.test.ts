@@ -108,7 +108,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     expect(run.signal).toBe('SIGTERM');
   });
 
-  it('passes a 50 MB line through unchanged and records it', async () => {
+  it('passes a 50 MB line through unchanged and records its first 4 MiB, marked truncated, paired with its cut answer', async () => {
     const d = await tempDir();
     const file = join(d, 'c.jsonl');
     const big = req(1, 'tools/call', { blob: 'x'.repeat(50 * 1024 * 1024) });
@@ -121,8 +121,10 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     expect(through.stdout.length).toBeGreaterThan(50 * 1024 * 1024);
     expect(sha(through.stdout)).toBe(sha(plain.stdout));
     const { records } = parseJsonl(await readFile(file, 'utf8'));
-    expect(records[0].request.body!.length).toBe(big.length - 1);
+    expect(records[0].request.body!.length).toBe(4 * 1024 * 1024);
+    expect(records[0].request.truncated).toEqual({ recordedBytes: 4 * 1024 * 1024, totalBytes: big.length - 1 });
     expect(records[0].state).toBe('complete');
+    expect(records[0].response!.truncated).toEqual({ recordedBytes: 4 * 1024 * 1024, totalBytes: plain.stdout.length - 1 });
   }, 120_000);
 
   describe('with the inspector running', () => {
@@ -136,7 +138,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
       h = await startRelay();
       const page = await openPage(h);
       cleanup.push(async () => page.close());
-      const w = startNode(wrapArgv(['--name', 'live', '--inspector', h.origin, '--token', TOKEN, '--capture', join(await tempDir(), 'unused.jsonl')], [process.execPath, ECHO_SERVER]));
+      const w = startNode(wrapArgv(['--name', 'live', '--inspector', h.origin, '--capture', join(await tempDir(), 'unused.jsonl')], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_DIR: h.dir });
       w.child.stdin.write(req(1, 'tools/list'));
       // Live: the record arrives while the wrap (and its client) are still running.
       const seen: ExchangeRecord[] = [];
@@ -155,7 +157,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
       const d = await tempDir();
       h = await startRelay({ dir: d, keepDir: true });
       const origin = h.origin;
-      const w = startNode(wrapArgv(['--name', 'gone', '--inspector', origin, '--token', TOKEN, '--capture', h.jsonl], [process.execPath, ECHO_SERVER]));
+      const w = startNode(wrapArgv(['--name', 'gone', '--inspector', origin, '--capture', h.jsonl], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_DIR: h.dir });
       w.child.stdin.write(req(1, 'tools/list'));
       await new Promise((r) => w.child.stdout.once('data', r));
       await eventually(async () => (await readFile(h!.jsonl, 'utf8').catch(() => '')).includes('"state":"complete"'));

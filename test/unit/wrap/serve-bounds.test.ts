@@ -1,0 +1,70 @@
+// `wrap --serve` against a hostile stdio server: a silent one cannot hold callers (or every
+// relay slot) forever, an answer too big to relay reaches its caller as an error, never a
+// hang, and the wrapped server never inherits the relay token.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serverEnv } from '../../../cli/wrap/start-server.js';
+import { buildCliIfStale, startNode, wrapArgv } from '../../support/wrap-process.js';
+import { eventually, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
+
+beforeAll(buildCliIfStale, 120_000);
+
+const HOSTILE = 'test/peers/stdio/hostile-server.mjs';
+
+function serve(h: RelayHarness, name: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--', process.execPath, HOSTILE, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MRTR_RELAY_TOKEN: TOKEN } });
+}
+async function attached(h: RelayHarness, id: string): Promise<void> {
+  await eventually(async () => {
+    const r = await send(h.port, { path: '/relay/api/targets', headers: { origin: h.origin } });
+    return r.json<{ stdio: { id: string }[] }>().stdio.some((t) => t.id === id);
+  }, 20_000);
+}
+const call = (h: RelayHarness, target: string, id: number) =>
+  send(h.port, { method: 'POST', path: `/relay/${TOKEN}/${target}/mcp`, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x' } }) });
+
+describe('wrap --serve bounds', () => {
+  let h: RelayHarness | undefined;
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const c of children.splice(0)) {
+      c.kill('SIGTERM');
+      if (c.exitCode === null) await new Promise((r) => c.once('close', r));
+    }
+    await h?.close();
+    h = undefined;
+  });
+
+  it('answers calls to a silent server with a JSON-RPC timeout error, refuses calls past the waiting bound at once, and the demo still answers', async () => {
+    h = await startRelay({ stdio: { timeoutMs: 1500, maxWaiting: 3 } });
+    children.push(serve(h, 'silent', ['silent']));
+    await attached(h, 'stdio-silent');
+    const waiting = [1, 2, 3].map((id) => call(h!, 'stdio-silent', id));
+    await new Promise((r) => setTimeout(r, 300));
+    const extra = await call(h, 'stdio-silent', 4);
+    expect(extra.status).toBe(503);
+    expect(extra.json()).toMatchObject({ id: 4, error: { code: -32000, message: expect.stringContaining('3 calls waiting') } });
+    const demo = await send(h.port, { method: 'POST', path: `/relay/${TOKEN}/demo/mcp`, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) });
+    expect(demo.status).not.toBe(503);
+    for (const [i, r] of (await Promise.all(waiting)).entries()) {
+      expect(r.json()).toMatchObject({ id: i + 1, error: { code: -32000, message: expect.stringContaining('did not answer: no answer within 1.5 s') } });
+    }
+  }, 30_000);
+
+  it('gives the caller an error naming the size when the server answers with a line past what the relay takes', async () => {
+    h = await startRelay();
+    children.push(serve(h, 'huge', ['big-answer', '20']));
+    await attached(h, 'stdio-huge');
+    const r = await call(h, 'stdio-huge', 7);
+    expect(r.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: expect.stringMatching(/answer is \d+ bytes, more than the 16777216/) } });
+  }, 60_000);
+
+  it('starts the wrapped server without the relay token in its environment', async () => {
+    expect(serverEnv({ PATH: '/bin', MRTR_RELAY_TOKEN: 't', MRTR_PAGE_SECRET: 's', MRTR_INSPECTOR_URL: 'u' })).toEqual({ PATH: '/bin', MRTR_INSPECTOR_URL: 'u' });
+    const w = startNode(wrapArgv(['--name', 'env', '--capture', '/dev/null'], [process.execPath, HOSTILE, 'env']), { MRTR_RELAY_TOKEN: TOKEN });
+    w.child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'x' }) + '\n');
+    const run = await w.done;
+    const env = JSON.parse(run.stdout.toString()).result.env as Record<string, string>;
+    expect(env.MRTR_RELAY_TOKEN).toBeUndefined();
+  }, 30_000);
+});
