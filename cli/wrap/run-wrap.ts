@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { findInspector } from './find-inspector.js';
 import { LineSplitter, type CutLine } from './line-splitter.js';
 import { RecordSink } from './record-sink.js';
-import { StdioPairing, type LineInfo } from './stdio-pairing.js';
+import { StdioPairing, type LineInfo, type StopRequest } from './stdio-pairing.js';
 import { MAX_RECORDED_BYTES } from '../../server/relay/exchange-recorder.js';
 import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from '../../server/relay/recording-budget.js';
 import { CANNOT_START, startServer } from './start-server.js';
@@ -75,7 +75,10 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
   });
 
+  // The client's signal, passed on: the server ending from it is a shutdown, not a crash.
+  let stopped: StopRequest | undefined;
   const forward = (sig: NodeJS.Signals) => () => {
+    stopped ??= { signal: sig };
     child.kill(sig);
   };
   const handlers = FORWARDED.map((sig) => [sig, forward(sig)] as const);
@@ -83,7 +86,7 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
 
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
   fromServer.end();
-  pairing.exit({ code, signal, stderrTail });
+  pairing.exit({ code, signal, stderrTail }, undefined, stopped);
   // Nothing more comes from the client that matters; let the process end when we are done.
   process.stdin.pause();
   process.stdin.unref?.();
