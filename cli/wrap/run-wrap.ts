@@ -17,7 +17,7 @@ import type { WrapCommand } from './wrap-args.js';
 
 /** How much of the child's stderr is kept for a crash report. */
 const STDERR_TAIL = 4096;
-/** How long records may take to land after the child ends before we exit anyway. */
+/** How long the relay may take to take the last records after the child ends; the rest go to the file. */
 const FLUSH_LIMIT_MS = 3000;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -90,7 +90,8 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   // Nothing more comes from the client that matters; let the process end when we are done.
   process.stdin.pause();
   process.stdin.unref?.();
-  await Promise.race([sink.flush(), new Promise((r) => setTimeout(r, FLUSH_LIMIT_MS).unref())]);
+  // The relay gets FLUSH_LIMIT_MS; what it has not taken by then goes to the file.
+  await sink.close(FLUSH_LIMIT_MS);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   for (const [sig, h] of handlers) process.off(sig, h);
   if (signal) {
