@@ -28,8 +28,10 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   for (const w of cmd.warnings) warn(w);
   // Nothing goes to a listener that cannot prove it is the developer's inspector.
   const found = await findInspector(cmd.inspector.url);
-  // No inspector running (no info file) is the quiet case: records go to the file, as always.
-  if ('problem' in found && !found.absent) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
+  // Said once, also when no inspector runs and the file is the default one: a client that
+  // starts wrap with an empty environment would otherwise have it write there unseen. A
+  // capture file the user chose needs no word (and the server's stderr stays as it was).
+  if ('problem' in found && (!found.absent || !cmd.captureChosen)) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
   const sink = new RecordSink({ file: cmd.capture, warn, ...('problem' in found ? {} : { inspector: found }) });
   const budget = new RecordingBudget(DEFAULT_RECORDING_BUDGET);
   const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID, maxRecorded: MAX_RECORDED_BYTES, budget });

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { basename, extname } from 'node:path';
 import { defaultJsonlPath, relayDir } from '../../server/relay/capture-path.js';
+import { inspectorPorts } from '../../server/relay/info-file.js';
 import { folderNameOf, GENERIC_SCRIPT_NAMES, packageNameNear } from './package-name.js';
 
 /** A parsed `wrap` command. */
@@ -18,6 +19,8 @@ export interface WrapCommand {
   inspector: { url: string };
   /** The JSONL capture file to fall back to (the inspector's own, named for its port). */
   capture: string;
+  /** The capture file was chosen (--capture, MRTR_RELAY_JSONL), not the inspector's default. */
+  captureChosen: boolean;
   /** Said on stderr at start (e.g. --token given: the token was in argv). */
   warnings: string[];
 }
@@ -55,13 +58,18 @@ export function defaultName(command: string, args: readonly string[], packageOf:
   return safeName(base);
 }
 
+/** Where wrap looks for the inspector when nothing says otherwise. */
+export const DEFAULT_INSPECTOR = 'http://127.0.0.1:5173';
+
+const portOfUrl = (url: string): number => Number(new URL(url).port || 80);
+
 /** Names travel in URLs and target ids: keep them to a safe alphabet. */
 export function safeName(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 64) || 'server';
 }
 
 /** Parses the arguments after `wrap`; a string is a usage error. */
-export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture?: string): WrapCommand | string {
+export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture?: string, runningPorts: (dir: string) => number[] = inspectorPorts): WrapCommand | string {
   const dd = argv.indexOf('--');
   const own = dd === -1 ? [...argv] : argv.slice(0, dd);
   const server = dd === -1 ? [] : argv.slice(dd + 1);
@@ -86,16 +94,28 @@ export function parseWrapCommand(argv: readonly string[], env: Record<string, st
   if (positionals.length > 0) return `wrap takes the server command after "--": mrtr-inspector wrap -- ${positionals.join(' ')}`;
   if (server.length === 0) return 'wrap needs the server command after "--": mrtr-inspector wrap -- node my-server.js';
   const [command, ...args] = server;
-  const url = values.inspector ?? env.MRTR_INSPECTOR_URL ?? 'http://127.0.0.1:5173';
+  const given = values.inspector ?? env.MRTR_INSPECTOR_URL;
+  const warnings: string[] = [];
+  let url = given ?? DEFAULT_INSPECTOR;
   try {
     new URL(url);
   } catch {
-    return `--inspector must be a URL such as http://127.0.0.1:5173, got "${url}"`;
+    return `--inspector must be a URL such as ${DEFAULT_INSPECTOR}, got "${url}"`;
+  }
+  // No address given (clients such as the MCP Inspector CLI and the SDKs' defaults start
+  // wrap with an empty environment): the inspector is found by its info file in the per-user
+  // folder, so one running on another port is still found, and its capture file used.
+  if (given === undefined) {
+    const ports = runningPorts(relayDir(env));
+    const port = portOfUrl(DEFAULT_INSPECTOR);
+    if (ports.length === 1 && ports[0] !== port) url = `http://127.0.0.1:${ports[0]}`;
+    else if (ports.length > 1 && !ports.includes(port)) {
+      warnings.push(`mrtr-inspector wrap: inspectors of yours are running on ports ${ports.join(', ')}; wrap looks for the default one at ${DEFAULT_INSPECTOR}. Choose one with --inspector http://127.0.0.1:<port>.`);
+    }
   }
   const serve = values.serve ?? false;
-  const warnings: string[] = [];
   if (values.token !== undefined) warnings.push('mrtr-inspector wrap: --token is ignored: a token on the command line shows in ps to every user. wrap reads it from the inspector\'s own 0600 info file; drop --token.');
-  const port = Number(new URL(url).port || 80);
+  const port = portOfUrl(url);
   return {
     kind: 'wrap',
     name: values.name !== undefined ? safeName(values.name) : defaultName(command, args),
@@ -103,5 +123,6 @@ export function parseWrapCommand(argv: readonly string[], env: Record<string, st
     inspector: { url },
     warnings,
     capture: values.capture ?? env.MRTR_RELAY_JSONL ?? defaultCapture ?? defaultJsonlPath(port, relayDir(env)),
+    captureChosen: (values.capture ?? env.MRTR_RELAY_JSONL) !== undefined,
   };
 }

@@ -15,7 +15,7 @@ const req = (id: number, method: string) => JSON.stringify({ jsonrpc: '2.0', id,
 
 beforeAll(() => buildCliIfStale(), 120_000);
 
-describe('wrap and an inspector that stops answering', () => {
+describe('wrap and an inspector that stops answering, or none', () => {
   const cleanup: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const c of cleanup.splice(0).reverse()) await c();
@@ -58,5 +58,19 @@ describe('wrap and an inspector that stops answering', () => {
     const { records } = parseJsonl(await readFile(file, 'utf8'));
     const done = records.filter((r) => r.state === 'complete').map((r) => (JSON.parse(r.request.body!) as { id: number }).id);
     expect(done.sort()).toEqual([1, 2]);
+  }, 60_000);
+
+  it('says once on stderr where records go when no inspector runs and the file is the default one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mrtr-none-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const w = startNode(wrapArgv(['--name', 'alone'], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_DIR: dir, MRTR_INSPECTOR_URL: undefined, MRTR_RELAY_JSONL: undefined });
+    await feed(w.child, [req(1, 'tools/list')]);
+    const run = await w.done;
+    expect(run.code).toBe(0);
+    const said = run.stderr.toString();
+    expect(said.match(/no inspector of yours is running on port 5173/g)).toHaveLength(1);
+    expect(said).toContain(`Recording to ${join(dir, 'relay-capture-5173.jsonl')} instead`);
+    const { records } = parseJsonl(await readFile(join(dir, 'relay-capture-5173.jsonl'), 'utf8'));
+    expect(records.map((r) => r.state)).toEqual(['complete']);
   }, 60_000);
 });
