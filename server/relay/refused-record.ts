@@ -4,13 +4,26 @@
 // and the page lists it with the reason.
 //
 // Hazard: the URL names a token, right or wrong; neither may be stored. The token segment
-// is replaced by a placeholder, and the body is neither read nor kept.
+// is replaced by a placeholder, and the body is neither read nor kept. Nor are the headers
+// that carry secrets: any web page can make the browser send a refused request, and the
+// browser adds the cookies of 127.0.0.1 (the inspector's page cookie among them) and a
+// Referer that may be a relay URL with its token; a client adds its bearer token. No server
+// saw the request, so these say nothing the page needs to explain the refusal.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { pairsFromRaw } from './exchange-recorder.js';
 import { ownOrigin } from './guards.js';
+import { TOKEN_HEADER } from './stdio-ingest.js';
+
+// Request headers a refusal's record never keeps (see the hazard above).
+const SECRET_HEADERS = new Set(['cookie', 'authorization', 'proxy-authorization', 'referer', TOKEN_HEADER]);
+
+/** Whether a refused request's header is left out of its record. */
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADERS.has(name.toLowerCase());
+}
 
 /** Placeholders for the token segment of a refused relay URL. */
 export const TOKEN_PLACEHOLDER = '<token>';
@@ -34,7 +47,7 @@ export function refusedRecord(req: IncomingMessage, status: number, reason: stri
     seq: 0,
     source: 'relay',
     startedAt: now,
-    request: { method: req.method ?? 'GET', url: redactedRelayUrl(req, tokenOk), headers: pairsFromRaw(req.rawHeaders) },
+    request: { method: req.method ?? 'GET', url: redactedRelayUrl(req, tokenOk), headers: pairsFromRaw(req.rawHeaders).filter((h) => !isSecretHeader(h.name)) },
     response: {
       status,
       headers: [{ name: 'content-type', value: 'application/json; charset=utf-8' }],

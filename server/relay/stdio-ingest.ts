@@ -24,7 +24,7 @@ export function externalCaller(req: IncomingMessage, res: ServerResponse, token:
   if (originIssue) return (refuse(res, 403, originIssue), false);
   const given = req.headers[TOKEN_HEADER];
   if (typeof given !== 'string' || !tokenMatches(token, given)) {
-    refuse(res, 403, `Refused: ${TOKEN_HEADER} must carry the relay token printed when the inspector started (pass it to wrap with --token or MRTR_RELAY_TOKEN).`);
+    refuse(res, 403, `Refused: ${TOKEN_HEADER} must carry the relay token printed when the inspector started (wrap reads it from the inspector's 0600 info file; a wrap of another user, or with another MRTR_RELAY_DIR, does not have it).`);
     return false;
   }
   return true;

@@ -19,9 +19,11 @@ const dir = mkdtempSync(join(tmpdir(), 'mrtr-bench-bounds-'));
 const out = (k: string, v: number | string) => process.stderr.write(`BENCH_${k}=${v}\n`);
 
 // Runs `node --import rss-report <args>` in `root`, feeding `input`; reports its peak RSS.
+// The folder where wrap looks for a running inspector is the bench's own (empty), so the
+// records go to the capture file even when an inspector of this user is running.
 function measured(args: string[], input: string | null, until?: (seen: string) => boolean): Promise<void> {
   return new Promise((done) => {
-    const c = spawn(process.execPath, ['--import', RSS, ...args], { cwd: root, env: { ...process.env, MRTR_RELAY_TOKEN: '' } });
+    const c = spawn(process.execPath, ['--import', RSS, ...args], { cwd: root, env: { ...process.env, MRTR_RELAY_TOKEN: '', MRTR_RELAY_DIR: dir } });
     let bytes = 0;
     let tail = '';
     let err = '';
@@ -51,7 +53,7 @@ async function inProcessRelay() {
   const { createRelay } = (await import(join(root, 'server/relay/relay.ts'))) as typeof import('../../server/relay/relay.js');
   const { createDemoHandler } = (await import(join(root, 'server/demo/handler.ts'))) as typeof import('../../server/demo/handler.js');
   const jsonl = join(dir, 'capture.jsonl');
-  const relay = createRelay({ createDemo: () => createDemoHandler(), token: 'bench-token-0123456789abcdef', jsonlPath: jsonl, warn: () => undefined });
+  const relay = createRelay({ createDemo: () => createDemoHandler(), token: 'bench-token-0123456789abcdef', jsonlPath: jsonl, relayDir: dir, warn: () => undefined });
   const server = createServer((req, res) => relay.handle(req, res, () => res.writeHead(404).end()));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { relay, server, jsonl, port: (server.address() as AddressInfo).port };
@@ -74,8 +76,8 @@ if (scenario === 'wrap-flood') {
 } else if (scenario === 'wrap-big-line') {
   await measured(wrap(['big-answer', '600']), call, (t) => t.endsWith('}\n'));
 } else if (scenario === 'cli-big-line') {
-  const path = join(tmpdir(), 'mrtr-bench-600mib-line.jsonl');
-  if (!existsSync(path)) {
+  const path = join(dir, 'one-600mib-line.jsonl');
+  {
     const fd = openSync(path, 'w');
     const rec = (id: string) => JSON.stringify({ v: 1, id, seq: 0, source: 'relay', startedAt: 1, request: { method: 'POST', url: 'http://x/mcp', headers: [] }, state: 'pending' }) + '\n';
     writeSync(fd, rec('a') + '{"id":"');

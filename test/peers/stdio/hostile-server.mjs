@@ -2,7 +2,8 @@
 // <mode> <n>`. Modes: flood (n MiB of output with no newline, then exit), progress (to each
 // request: n progress notifications of ~1 KiB, then the answer), big-answer (each request
 // answered with one line of n MiB, id last as the TypeScript SDK writes it), silent (reads
-// and never answers), env (answers each request with the MRTR_* variables it was given).
+// and never answers; it says on stderr `read <id>` for each request, so a test knows the
+// call is waiting without a clock), env (answers each request with the MRTR_* variables it was given).
 import { createInterface } from 'node:readline';
 
 const [mode, nText] = process.argv.slice(2);
@@ -23,7 +24,8 @@ const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
 let queue = Promise.resolve();
 rl.on('line', (line) => {
   const msg = JSON.parse(line);
-  if (msg.id === undefined || mode === 'silent') return;
+  if (msg.id === undefined) return;
+  if (mode === 'silent') return void process.stderr.write(`read ${JSON.stringify(msg.id)}\n`);
   queue = queue.then(async () => {
     if (mode === 'progress') {
       const pad = 'p'.repeat(1000);

@@ -43,6 +43,26 @@ describe('refused relay requests', () => {
     expect(readJsonl(text).exchanges.map((r) => r.refused)).toEqual([badToken.refused, unknown.refused, badPath.refused]);
   });
 
+  it('keeps no Cookie, Authorization or Referer of a refused request, so no secret a web page made the browser send is stored', async () => {
+    // A page on another port can make the browser send these: the browser adds the cookies
+    // of 127.0.0.1 (the inspector's own page cookie among them) and a Referer that may name
+    // a relay URL with the token; a client sends its bearer token for the target.
+    const secrets = { cookie: 'mrtr_page=cookie-secret-1234', authorization: 'Bearer bearer-secret-5678', referer: `${h.origin}/relay/${TOKEN}/demo/mcp` };
+    const r = await send(h.port, {
+      method: 'POST', path: '/relay/wrong-token-bbbbbbbbbbbbbbbb/demo/mcp',
+      headers: { ...secrets, 'Proxy-Authorization': 'Basic proxy-secret-9999', 'x-kept': 'kept' },
+      body: '{}',
+    });
+    expect(r.status).toBe(403);
+    await eventually(async () => (await captured()).length === 1);
+    const [refused] = await captured();
+    const names = refused.request.headers.map((x) => x.name.toLowerCase());
+    expect(names).toContain('x-kept');
+    for (const gone of ['cookie', 'authorization', 'proxy-authorization', 'referer']) expect(names).not.toContain(gone);
+    const text = await readFile(h.jsonl, 'utf8');
+    for (const secret of ['cookie-secret-1234', 'bearer-secret-5678', 'proxy-secret-9999', TOKEN]) expect(text).not.toContain(secret);
+  });
+
   it('accepts the /mcp form of a relay URL, which clients need to tell the transport', async () => {
     const r = await send(h.port, {
       method: 'POST', path: `/relay/${TOKEN}/demo/mcp`,
