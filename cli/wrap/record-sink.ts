@@ -12,6 +12,7 @@ import type { ExchangeRecord } from '../../worker/protocol.js';
 import { JSONL_KIND, JSONL_VERSION, jsonlLine } from '../../worker/capture/jsonl.js';
 import { deltaPush, eventCount } from '../../worker/capture/relay-push.js';
 import { relayDir } from '../../server/relay/capture-path.js';
+import { withFileLock } from '../../server/relay/file-lock.js';
 import { terminalSafe } from '../../worker/report/terminal-safe.js';
 import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
 
@@ -33,6 +34,9 @@ export interface SinkOptions {
   warn(message: string): void;
 }
 
+/** How long one ingest POST may take before the relay counts as gone (records go to the file). */
+const POST_TIMEOUT_MS = 10_000;
+
 /** The most JSON one ingest POST carries (a single bigger record still goes alone). */
 export const BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -44,6 +48,8 @@ export const BATCH_BYTES = 8 * 1024 * 1024;
  *  last send, never the whole record again (a progress flood once re-sent it every 100 ms). */
 export class RecordSink {
   readonly #o: SinkOptions;
+  /** Aborted by close(): no more waiting on the relay. */
+  readonly #stop = new AbortController();
   #queue = new Map<string, ExchangeRecord>();
   #open = new Map<string, ExchangeRecord>();
   #openTimer: ReturnType<typeof setTimeout> | undefined;
@@ -107,6 +113,18 @@ export class RecordSink {
   }
 
   /** Resolves when everything queued so far has been delivered somewhere. */
+  /** Delivers what is left, giving the relay at most `limitMs`: then the POST in flight is
+   *  abandoned and everything not yet delivered goes to the file. Resolves once it is
+   *  written, so wrap can exit with its server even while the inspector does not answer. */
+  async close(limitMs: number): Promise<void> {
+    const timer = setTimeout(() => this.#stop.abort(), limitMs);
+    try {
+      await this.flush();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async flush(): Promise<void> {
     clearTimeout(this.#openTimer);
     this.#openTimer = undefined;
@@ -162,6 +180,9 @@ export class RecordSink {
         method: 'POST',
         headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
         body: `[${batch.texts.join(',')}]`,
+        // A stopped inspector still accepts the connection and never answers: give up on it
+        // after a while, and at once when wrap must exit (close()).
+        signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
       });
       const text = await res.text();
       if (res.ok) {
@@ -186,7 +207,11 @@ export class RecordSink {
         return;
       }
     } catch (err) {
-      problem = `the inspector at ${url} cannot be reached (${terminalSafe((err as Error).message)})`;
+      problem = this.#stop.signal.aborted
+        ? `the inspector at ${url} had not taken the last records when the server ended`
+        : (err as Error).name === 'TimeoutError'
+          ? `the inspector at ${url} did not answer within ${POST_TIMEOUT_MS / 1000} s`
+          : `the inspector at ${url} cannot be reached (${terminalSafe((err as Error).message)})`;
     }
     this.#mode = 'file';
     this.#o.warn(`mrtr-inspector wrap: ${problem}; recording to ${this.#o.file} instead (the inspector page drains it when it opens).`);
@@ -213,7 +238,8 @@ export class RecordSink {
         // shared temp folder), the file 0600 and never reached through a symlink.
         ensurePrivateDir(dirname(path), dirname(path) === relayDir());
         const header = JSON.stringify({ kind: JSONL_KIND, version: JSONL_VERSION, createdAt: new Date().toISOString() }) + '\n';
-        await appendPrivate(path, (size) => (size === 0 ? header + text : text));
+        // Under the file's lock: the relay may be rewriting this file (file-lock.ts).
+        await withFileLock(path, () => appendPrivate(path, (size) => (size === 0 ? header + text : text)));
         this.#written += lines.length;
       } catch (err) {
         this.#o.warn(`mrtr-inspector wrap: cannot write records to ${path}: ${(err as Error).message}. Set MRTR_RELAY_JSONL to a writable path.`);

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { findInspector } from './find-inspector.js';
 import { LineSplitter, type CutLine } from './line-splitter.js';
 import { RecordSink } from './record-sink.js';
-import { StdioPairing, type LineInfo } from './stdio-pairing.js';
+import { StdioPairing, type LineInfo, type StopRequest } from './stdio-pairing.js';
 import { MAX_RECORDED_BYTES } from '../../server/relay/exchange-recorder.js';
 import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from '../../server/relay/recording-budget.js';
 import { CANNOT_START, startServer } from './start-server.js';
@@ -17,7 +17,7 @@ import type { WrapCommand } from './wrap-args.js';
 
 /** How much of the child's stderr is kept for a crash report. */
 const STDERR_TAIL = 4096;
-/** How long records may take to land after the child ends before we exit anyway. */
+/** How long the relay may take to take the last records after the child ends; the rest go to the file. */
 const FLUSH_LIMIT_MS = 3000;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -28,8 +28,10 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   for (const w of cmd.warnings) warn(w);
   // Nothing goes to a listener that cannot prove it is the developer's inspector.
   const found = await findInspector(cmd.inspector.url);
-  // No inspector running (no info file) is the quiet case: records go to the file, as always.
-  if ('problem' in found && !found.absent) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
+  // Said once, also when no inspector runs and the file is the default one: a client that
+  // starts wrap with an empty environment would otherwise have it write there unseen. A
+  // capture file the user chose needs no word (and the server's stderr stays as it was).
+  if ('problem' in found && (!found.absent || !cmd.captureChosen)) warn(`mrtr-inspector wrap: ${found.problem} Recording to ${cmd.capture} instead (the inspector page drains it when it opens).`);
   const sink = new RecordSink({ file: cmd.capture, warn, ...('problem' in found ? {} : { inspector: found }) });
   const budget = new RecordingBudget(DEFAULT_RECORDING_BUDGET);
   const pairing = new StdioPairing({ name: cmd.name, client, emit: (r) => sink.put(r), newId: randomUUID, maxRecorded: MAX_RECORDED_BYTES, budget });
@@ -75,7 +77,10 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
   });
 
+  // The client's signal, passed on: the server ending from it is a shutdown, not a crash.
+  let stopped: StopRequest | undefined;
   const forward = (sig: NodeJS.Signals) => () => {
+    stopped ??= { signal: sig };
     child.kill(sig);
   };
   const handlers = FORWARDED.map((sig) => [sig, forward(sig)] as const);
@@ -83,11 +88,12 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
 
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
   fromServer.end();
-  pairing.exit({ code, signal, stderrTail });
+  pairing.exit({ code, signal, stderrTail }, undefined, stopped);
   // Nothing more comes from the client that matters; let the process end when we are done.
   process.stdin.pause();
   process.stdin.unref?.();
-  await Promise.race([sink.flush(), new Promise((r) => setTimeout(r, FLUSH_LIMIT_MS).unref())]);
+  // The relay gets FLUSH_LIMIT_MS; what it has not taken by then goes to the file.
+  await sink.close(FLUSH_LIMIT_MS);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   for (const [sig, h] of handlers) process.off(sig, h);
   if (signal) {

@@ -45,6 +45,9 @@ export interface LineInfo {
 /** How the server process ended. */
 export interface ExitInfo { code: number | null; signal: string | null; stderrTail: string }
 
+/** The signal wrap passed on to the server because its own client sent it (a shutdown). */
+export interface StopRequest { signal: string }
+
 interface Open {
   record: ExchangeRecord;
   /** Request ids (canonical text) still waiting for an answer. */
@@ -171,14 +174,17 @@ export class StdioPairing {
   /** The server process ended: every open record is aborted with how it ended, and an
    *  abnormal end leaves one more record carrying it, so the capture shows the crash even
    *  when nothing was in flight. */
-  exit(info: ExitInfo, t = this.#now()): void {
-    const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-    const tail = info.stderrTail ? `; its last stderr output: ${info.stderrTail.slice(-500)}` : '';
+  exit(info: ExitInfo, t = this.#now(), stopped?: StopRequest): void {
+    // A server ending from the signal its client sent to stop it (passed on by wrap) is a
+    // normal shutdown, not a crash: the SDKs' stdio clients close with SIGTERM.
+    const asked = stopped !== undefined && info.signal === stopped.signal;
+    const how = asked ? `was stopped by its client (${info.signal})` : info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+    const tail = info.stderrTail && !asked ? `; its last stderr output: ${info.stderrTail.slice(-500)}` : '';
     for (const o of new Set(this.#open.values())) {
       o.record.stdio = { ...o.record.stdio!, exit: info };
       this.#abort(o, `the server process ${how} before answering${tail}`, t);
     }
-    if (info.code === 0 && info.signal === null) return;
+    if (asked || (info.code === 0 && info.signal === null)) return;
     const record = this.#record('GET', t, undefined);
     record.stdio = { ...record.stdio!, exit: info };
     record.state = 'failed';

@@ -3,6 +3,8 @@
 import { parseArgs } from 'node:util';
 import { basename, extname } from 'node:path';
 import { defaultJsonlPath, relayDir } from '../../server/relay/capture-path.js';
+import { inspectorPorts } from '../../server/relay/info-file.js';
+import { folderNameOf, GENERIC_SCRIPT_NAMES, packageNameNear } from './package-name.js';
 
 /** A parsed `wrap` command. */
 export interface WrapCommand {
@@ -17,6 +19,8 @@ export interface WrapCommand {
   inspector: { url: string };
   /** The JSONL capture file to fall back to (the inspector's own, named for its port). */
   capture: string;
+  /** The capture file was chosen (--capture, MRTR_RELAY_JSONL), not the inspector's default. */
+  captureChosen: boolean;
   /** Said on stderr at start (e.g. --token given: the token was in argv). */
   warnings: string[];
 }
@@ -43,13 +47,21 @@ inspector proves it is yours. --token is ignored: a token in argv is visible in 
 
 const RUNNERS = new Set(['node', 'nodejs', 'npx', 'tsx', 'bun', 'bunx', 'deno', 'python', 'python3', 'uv', 'uvx', 'pipx', 'ruby', 'java', 'dotnet', 'go', 'cargo', 'sh', 'bash', 'npm', 'pnpm', 'yarn']);
 
-/** A name for the server from its command line: the script or package, not the runner. */
-export function defaultName(command: string, args: readonly string[]): string {
+/** A name for the server from its command line: the script or package, not the runner. A
+ *  script with a generic name (`dist/index.js`) is named by its package (`server-memory`),
+ *  or by its folder when no package.json is near. */
+export function defaultName(command: string, args: readonly string[], packageOf: (script: string) => string | null = packageNameNear): string {
   const words = [command, ...args].filter((w) => !w.startsWith('-'));
   const pick = words.find((w, i) => i > 0 || !RUNNERS.has(basename(w))) ?? command;
   const base = basename(pick.replace(/@[^/@]*$/, '')).replace(extname(pick), '') || 'server';
+  if (GENERIC_SCRIPT_NAMES.has(base.toLowerCase())) return safeName(packageOf(pick) ?? folderNameOf(pick) ?? base);
   return safeName(base);
 }
+
+/** Where wrap looks for the inspector when nothing says otherwise. */
+export const DEFAULT_INSPECTOR = 'http://127.0.0.1:5173';
+
+const portOfUrl = (url: string): number => Number(new URL(url).port || 80);
 
 /** Names travel in URLs and target ids: keep them to a safe alphabet. */
 export function safeName(name: string): string {
@@ -57,7 +69,7 @@ export function safeName(name: string): string {
 }
 
 /** Parses the arguments after `wrap`; a string is a usage error. */
-export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture?: string): WrapCommand | string {
+export function parseWrapCommand(argv: readonly string[], env: Record<string, string | undefined>, defaultCapture?: string, runningPorts: (dir: string) => number[] = inspectorPorts): WrapCommand | string {
   const dd = argv.indexOf('--');
   const own = dd === -1 ? [...argv] : argv.slice(0, dd);
   const server = dd === -1 ? [] : argv.slice(dd + 1);
@@ -82,16 +94,28 @@ export function parseWrapCommand(argv: readonly string[], env: Record<string, st
   if (positionals.length > 0) return `wrap takes the server command after "--": mrtr-inspector wrap -- ${positionals.join(' ')}`;
   if (server.length === 0) return 'wrap needs the server command after "--": mrtr-inspector wrap -- node my-server.js';
   const [command, ...args] = server;
-  const url = values.inspector ?? env.MRTR_INSPECTOR_URL ?? 'http://127.0.0.1:5173';
+  const given = values.inspector ?? env.MRTR_INSPECTOR_URL;
+  const warnings: string[] = [];
+  let url = given ?? DEFAULT_INSPECTOR;
   try {
     new URL(url);
   } catch {
-    return `--inspector must be a URL such as http://127.0.0.1:5173, got "${url}"`;
+    return `--inspector must be a URL such as ${DEFAULT_INSPECTOR}, got "${url}"`;
+  }
+  // No address given (clients such as the MCP Inspector CLI and the SDKs' defaults start
+  // wrap with an empty environment): the inspector is found by its info file in the per-user
+  // folder, so one running on another port is still found, and its capture file used.
+  if (given === undefined) {
+    const ports = runningPorts(relayDir(env));
+    const port = portOfUrl(DEFAULT_INSPECTOR);
+    if (ports.length === 1 && ports[0] !== port) url = `http://127.0.0.1:${ports[0]}`;
+    else if (ports.length > 1 && !ports.includes(port)) {
+      warnings.push(`mrtr-inspector wrap: inspectors of yours are running on ports ${ports.join(', ')}; wrap looks for the default one at ${DEFAULT_INSPECTOR}. Choose one with --inspector http://127.0.0.1:<port>.`);
+    }
   }
   const serve = values.serve ?? false;
-  const warnings: string[] = [];
   if (values.token !== undefined) warnings.push('mrtr-inspector wrap: --token is ignored: a token on the command line shows in ps to every user. wrap reads it from the inspector\'s own 0600 info file; drop --token.');
-  const port = Number(new URL(url).port || 80);
+  const port = portOfUrl(url);
   return {
     kind: 'wrap',
     name: values.name !== undefined ? safeName(values.name) : defaultName(command, args),
@@ -99,5 +123,6 @@ export function parseWrapCommand(argv: readonly string[], env: Record<string, st
     inspector: { url },
     warnings,
     capture: values.capture ?? env.MRTR_RELAY_JSONL ?? defaultCapture ?? defaultJsonlPath(port, relayDir(env)),
+    captureChosen: (values.capture ?? env.MRTR_RELAY_JSONL) !== undefined,
   };
 }

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { withFileLock } from './file-lock.js';
 import { appendPrivate, openReplacement, readLineBytesPrivate, readLinesPrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
@@ -41,7 +42,8 @@ export function jsonlHeader(now = new Date()): string {
  * Race: appends, reads and removals are serialised on one promise chain, so a removal
  * rewrites the file with no append in between; an append that arrives meanwhile waits and
  * lands after the rewrite. A newer line for an acknowledged id, appended after the copy
- * was handed out, is kept. This holds as long as one inspector process owns the file.
+ * was handed out, is kept. Another process appending (`wrap`, when the relay did not answer)
+ * takes the file's lock (file-lock.ts), which a rewrite holds too.
  */
 export class CaptureFile {
   #path: string;
@@ -176,7 +178,8 @@ export class CaptureFile {
    * nothing is left. The file is read and its replacement written line by line.
    */
   remove(handed: ReadonlyMap<string, ExchangeRecord>, acked: ReadonlySet<string>): Promise<{ removed: number; left: number }> {
-    return this.#enqueue(async () => {
+    // Locked (file-lock.ts): a wrap appending between the read and the rename would be lost.
+    return this.#enqueue(() => withFileLock(this.#path, async () => {
       const before = new Set<string>();
       const left = new Set<string>();
       // Written beside and renamed: a crash mid-rewrite leaves the old file, never half of one.
@@ -217,7 +220,7 @@ export class CaptureFile {
       }
       this.#ids = left;
       return { removed: before.size - left.size, left: left.size };
-    });
+    }));
   }
 
   /** Resolves once every queued write has landed. */

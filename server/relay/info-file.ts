@@ -6,7 +6,7 @@
 //
 // Hazard: another user may have planted a file or symlink at the name, or own the folder;
 // ensurePrivateDir and the O_NOFOLLOW, owner-checked reads refuse both.
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, readPrivateSync, replacePrivateSync } from './private-files.js';
 
@@ -26,6 +26,23 @@ export interface InspectorInfo {
 /** The file of the inspector on `port`. */
 export function infoFilePath(dir: string, port: number): string {
   return join(dir, `inspector-${port}.json`);
+}
+
+/** The ports of the inspectors with an info file in `dir` (running, or left by a crash),
+ *  ascending; none when the folder is missing or unreadable. */
+export function inspectorPorts(dir: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const ports: number[] = [];
+  for (const n of names) {
+    const m = /^inspector-(\d{1,5})\.json$/.exec(n);
+    if (m) ports.push(Number(m[1]));
+  }
+  return ports.sort((a, b) => a - b);
 }
 
 /** Writes the file (0600, through a random O_EXCL temp name); the folder must be ours and 0700. */

@@ -83,6 +83,22 @@ describe('pairing stdio lines into exchanges', () => {
     expect(records()).toHaveLength(1);
   });
 
+  it('leaves no crash record when the server ends from the signal its client sent to stop it, and says so on what was open', () => {
+    const { p, records } = harness();
+    p.clientLine(req(1, 'tools/call'));
+    p.exit({ code: null, signal: 'SIGTERM', stderrTail: 'shutting down\n' }, undefined, { signal: 'SIGTERM' });
+    const rs = records();
+    expect(rs).toHaveLength(1);
+    expect(rs[0].state).toBe('aborted');
+    expect(rs[0].error).toBe('the server process was stopped by its client (SIGTERM) before answering');
+  });
+
+  it('still records a crash when the server dies from another signal than the one its client sent', () => {
+    const { p, records } = harness();
+    p.exit({ code: null, signal: 'SIGKILL', stderrTail: '' }, undefined, { signal: 'SIGTERM' });
+    expect(records().map((r) => [r.state, r.error])).toEqual([['failed', 'the server process was killed by SIGKILL']]);
+  });
+
   it('closes an open request as aborted when the client reuses its id', () => {
     const { p, records } = harness();
     p.clientLine(req(1, 'a'));

@@ -98,7 +98,7 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     expect(crash.error).toMatch(/exited with code 3; its last stderr output: fatal/);
   });
 
-  it('forwards SIGTERM to the server and ends the way it did', async () => {
+  it('forwards SIGTERM to the server, ends the way it did, and records no crash for a shutdown its client asked for', async () => {
     const d = await tempDir();
     const w = startNode(wrapArgv(['--capture', join(d, 'c.jsonl')], [process.execPath, ECHO_SERVER]), { MRTR_RELAY_TOKEN: '' });
     w.child.stdin.write(req(1, 'x'));
@@ -106,6 +106,9 @@ describe('mrtr-inspector wrap (tap mode)', () => {
     w.child.kill('SIGTERM');
     const run = await w.done;
     expect(run.signal).toBe('SIGTERM');
+    // A client stopping its server is a shutdown: the capture holds the call, no crash.
+    const { records } = parseJsonl(await readFile(join(d, 'c.jsonl'), 'utf8'));
+    expect(records.map((r) => r.state)).toEqual(['complete']);
   });
 
   it('passes a 50 MB line through unchanged and records its first 4 MiB, marked truncated, paired with its cut answer', async () => {
