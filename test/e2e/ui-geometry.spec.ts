@@ -52,7 +52,7 @@ async function offWindow(page: Page, el: Locator): Promise<string | null> {
 
 /** Descendants of `el` (and `el`) whose text runs out of their box. */
 function overflowing(el: Locator): Promise<string[]> {
-  return el.evaluate((root) => [root, ...root.querySelectorAll('*')]
+  return el.evaluate((root) => [root, ...Array.from(root.querySelectorAll('*'))]
     .filter((e) => e instanceof HTMLElement && e.offsetParent !== null && getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
     .map((e) => `${e.getAttribute('data-testid') ?? e.className}: ${e.scrollWidth} > ${e.clientWidth}`));
 }
