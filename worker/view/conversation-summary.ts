@@ -6,6 +6,7 @@
 // or the status bar reads must be here, since the page never sees the conversation itself.
 import type { Conversation, Finding } from '../protocol.js';
 import { branchCount } from '../thread/branches.js';
+import { callDuration } from './call-duration.js';
 import type { AnalysisIndex } from './analysis-index.js';
 import type { ConversationSummary, FindingCounts } from './types.js';
 
@@ -20,8 +21,6 @@ export function findingCounts(findings: readonly Finding[] | undefined): Finding
 export function conversationSummary(c: Conversation, index: AnalysisIndex): ConversationSummary {
   const first = c.rounds[0];
   const lastSeq = c.exchanges[c.exchanges.length - 1];
-  let end: number | null = null;
-  for (const r of c.rounds) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
   const amb = c.rounds.find((r) => r.link === 'ambiguous');
   const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
   return {
@@ -29,11 +28,12 @@ export function conversationSummary(c: Conversation, index: AnalysisIndex): Conv
     findings: findingCounts(index.findingsByConversation.get(c.id)),
     firstSeq: c.exchanges[0] ?? -1,
     startedAt,
-    durationMs: end !== null ? Math.max(0, end - startedAt) : null,
+    durationMs: callDuration(c.rounds, startedAt),
     hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
     ambiguous: amb !== undefined,
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? (index.bySeq.get(lastSeq)?.record.response?.status ?? null) : null,
+    ...(c.task !== undefined ? { task: true as const } : {}),
     ...consoleFields(c),
     ...tamperCounts(c, index.findingsByConversation.get(c.id)),
   };

@@ -1,6 +1,7 @@
 // The thread view of one conversation: every round with its request, its answer's input
 // requests whole (for the cards), the tokens read with that server's key, how it was
 // linked, the gap since the round it continues, and a diff against that round.
+import { callDuration } from './call-duration.js';
 import { branchesOf } from '../thread/branches.js';
 import type { Analysis } from '../analysis.js';
 import { diffRounds } from '../diff/round-diff.js';
@@ -166,6 +167,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
     id: c.id, method: c.method, name: c.name, era: c.era, status: c.status, client: c.client,
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
     rounds,
+    durationMs: callDuration(c.rounds),
     branches: branchesOf(c.rounds),
     findings: findings.map(findingView),
     ...(card !== null ? { task: card } : {}),

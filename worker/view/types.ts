@@ -35,7 +35,7 @@ export interface ConversationSummary {
   firstSeq: number;
   /** Epoch ms of the first request. */
   startedAt: number;
-  /** First request to last answer, in ms; null while nothing answered. */
+  /** First request to last answer, in ms (call-duration.ts); null while nothing answered. */
   durationMs: number | null;
   /** Some round sent or received a requestState. */
   hasState: boolean;
@@ -53,6 +53,8 @@ export interface ConversationSummary {
   branches?: number;
   /** Of `findings`, those about its tamper tests' exchanges (expected results), when any. */
   expected?: FindingCounts;
+  /** The call runs as a task (the tasks extension): the list marks it. */
+  task?: true;
 }
 
 /** What the status bar counts (over the shown view). */
@@ -240,6 +242,8 @@ export interface ConversationView {
   client: string | null;
   replayOf?: string;
   rounds: RoundView[];
+  /** First request to last answer, in ms (call-duration.ts: the list's Duration too); null while nothing answered. */
+  durationMs: number | null;
   /** The rounds' branches (one for a straight chain), for drawing the branch tree. */
   branches: BranchView[];
   findings: FindingView[];
