@@ -9,7 +9,8 @@ import { SEV_ICON, SEVERITIES } from './severity.js';
 const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 export function nameTitle(c: ConversationSummary): string {
-  const parts = [c.origin ? `${originLabel(c.origin)} (sent by the Console)` : '', c.name ?? c.method, c.era === 'legacy' ? 'legacy (2025-11-25)' : ''];
+  const parts = [c.origin ? `${originLabel(c.origin)} (sent by the Console)` : '', c.name ?? c.method, c.task ? 'task (runs as a task)' : '',
+    c.era === 'legacy' ? 'legacy (2025-11-25)' : ''];
   return parts.filter(Boolean).join(' · ');
 }
 
