@@ -6,9 +6,14 @@
 // Race, written down: filter edits and captures ask faster than the worker answers. Each
 // request carries a ticket; an answer whose ticket is no longer the latest is dropped, so
 // the list never shows the rows of a filter that was typed over.
+//
+// A column sort (sort-rows.ts) is applied here, on the page's copy, so the list, j/k and
+// every reader of `list` see one order; deltas still apply to the worker's order beneath.
 import type { ConversationList } from '../../worker/facade.js';
 import type { Calls } from './analysis-client.js';
 import { applyListUpdate } from './list-update.js';
+import { nextSort, sortRows, type RowSort } from './sort-rows.js';
+import type { ColumnId } from './pane-fit.js';
 
 export const FILTER_DELAY_MS = 120;
 
@@ -23,6 +28,11 @@ export interface RowsDeps {
 
 export class ConversationRows {
   #list = $state.raw<ConversationList | null>(null);
+  #sort = $state.raw<RowSort | null>(null);
+  readonly #sorted = $derived.by((): ConversationList | null => {
+    const list = this.#list;
+    return list && this.#sort ? { ...list, items: [...sortRows(list.items, this.#sort)] } : list;
+  });
   /** Which list `#list` is a copy of, and as of which worker build (for deltas). */
   #listOf: { session: string; filter: string; epoch: number } | null = null;
   #lastUpdate = $state<'whole' | 'delta' | null>(null);
@@ -36,14 +46,18 @@ export class ConversationRows {
   }
 
   /** The rows with the status bar's counts and the filter's state; null before the first answer. */
-  get list(): ConversationList | null { return this.#list; }
+  get list(): ConversationList | null { return this.#sorted; }
+  /** The column the rows are sorted by, or null for capture order. */
+  get sort(): RowSort | null { return this.#sort; }
+  /** A click on a column header: ascending, then descending, then capture order. */
+  sortBy(column: ColumnId): void { this.#sort = nextSort(this.#sort, column); }
   /** How the last list load came: whole, or only the changed rows. */
   get lastUpdate(): 'whole' | 'delta' | null { return this.#lastUpdate; }
   get filter(): string { return this.#filter; }
 
   /** Where conversation `id` is in the rows; -1 when it is not there. */
   indexOf(id: string | null): number {
-    const items = this.#list?.items;
+    const items = this.#sorted?.items;
     return items && id ? items.findIndex((c) => c.id === id) : -1;
   }
 

@@ -54,12 +54,26 @@ export async function listTools(url: string, toolNames: (body: string) => Promis
   }
 }
 
-/** Sends the call and reads the whole answer. Network failures come back as data. */
-export async function callTool(url: string, name: string, signal?: AbortSignal): Promise<{ ok: boolean; summary: string }> {
+/** -32021: the server needs an extension the call did not declare (here: a task-only tool). */
+export const MISSING_EXTENSION = -32021;
+
+/** What a call came to; `taskOnly` when the server runs the tool only as a task. */
+export interface CallOutcome { ok: boolean; summary: string; taskOnly?: true }
+
+/**
+ * Sends the call and reads the whole answer; a JSON-RPC error in it (read by the worker,
+ * `rpcError`) is named in the summary. Network failures come back as data.
+ */
+export async function callTool(url: string, name: string, rpcError: (body: string) => Promise<{ code: number; message: string } | null>,
+  signal?: AbortSignal): Promise<CallOutcome> {
   const { headers, body } = toolsCallRequest(name);
   try {
     const res = await fetch(url, { method: 'POST', headers, body, ...(signal ? { signal } : {}) });
-    await res.text();
+    const error = await rpcError(await res.text());
+    if (error?.code === MISSING_EXTENSION) {
+      return { ok: false, taskOnly: true, summary: `${name} runs only as a task (${error.code}): call it from the Console's Call & step with ▶ Call as task` };
+    }
+    if (error) return { ok: false, summary: `${name} → error ${error.code}: ${error.message}` };
     return { ok: res.ok, summary: `${name} → HTTP ${res.status}` };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

@@ -19,6 +19,8 @@ export class DemoTools {
   #chosen = $state(stored() ?? DEMO_TOOL);
   #names = $state.raw<string[] | null>(null);
   #error = $state<string | null>(null);
+  /** Tools the demo answered -32021 for: they run only as a task, so "Call" offers the Console instead. */
+  #taskOnly = $state.raw<ReadonlySet<string>>(new Set());
   #loading: Promise<void> | null = null;
 
   constructor(read: (body: string) => Promise<string[]>) {
@@ -45,6 +47,10 @@ export class DemoTools {
     });
     return this.#loading;
   }
+
+  /** Whether the demo said `name` runs only as a task. */
+  isTaskOnly(name: string): boolean { return this.#taskOnly.has(name); }
+  markTaskOnly(name: string): void { this.#taskOnly = new Set([...this.#taskOnly, name]); }
 
   /** Makes `name` the tool "Call" sends, now and on later visits. */
   choose(name: string): void {

@@ -110,7 +110,14 @@ export class Inspector {
   async call(target?: TargetRecord, tool: string = target ? TARGET_TOOL : this.demoTools.chosen): Promise<void> {
     const url = !target ? DEMO_ENDPOINT : target.viaRelay ? `${RELAY_FORWARD}${encodeURIComponent(target.id)}` : target.url;
     this.#lastCall = `${tool} → …`;
-    this.#lastCall = (await callTool(url, tool)).summary;
+    // Viewing an import or a replay: the call is recorded into the capture session, not
+    // the one on screen, so say where it goes rather than let it vanish.
+    const shown = this.sessions.current;
+    const into = this.sessions.list.find((s) => s.capturing);
+    if (shown && !shown.capturing && into) this.say(`${tool} is sent to ${target ? target.url : 'the demo server'} and recorded in “${into.name}”, not in “${shown.name}” on screen.`, 'info');
+    const got = await callTool(url, tool, async (body) => (await this.#analysis.api?.console.rpcError(body)) ?? null);
+    if (got.taskOnly && !target) this.demoTools.markTaskOnly(tool);
+    this.#lastCall = got.summary;
   }
 
   /**

@@ -180,6 +180,16 @@ export class Transfer {
     }
   }
 
+  /** Copies plain text (a URL) and shows what was copied, as copyAs does. */
+  async copyText(kind: string, text: string): Promise<void> {
+    this.#copied = { kind, text };
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // No clipboard permission: the text stays shown, selectable.
+    }
+  }
+
   dismissCopied(): void { this.#copied = null; }
 
   /** Sets the key for a server; the views re-read so `verified` shows at once. */

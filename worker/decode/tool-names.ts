@@ -26,3 +26,19 @@ export function toolNames(body: string): string[] {
   }
   return [];
 }
+
+/** The JSON-RPC error in a `tools/call` answer's body (JSON or event stream), or null when it holds none. */
+export function rpcErrorOf(body: string): { code: number; message: string } | null {
+  for (const text of texts(body)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const error = asObject(own(asObject(value), 'error'));
+    const code = own(error, 'code');
+    if (typeof code === 'number') return { code, message: String(own(error, 'message') ?? '') };
+  }
+  return null;
+}

@@ -11,6 +11,7 @@
 import type { Conversation, Finding } from '../protocol.js';
 import { branchCount } from '../thread/branches.js';
 import { callRounds, experimentFlags, hasExperiments } from '../thread/experiments.js';
+import { callDuration } from './call-duration.js';
 import type { AnalysisIndex } from './analysis-index.js';
 import type { ConversationSummary, FindingCounts } from './types.js';
 
@@ -27,8 +28,6 @@ export function conversationSummary(c: Conversation, index: AnalysisIndex): Conv
   const lastSeq = c.exchanges[c.exchanges.length - 1];
   const call = hasExperiments(c.rounds) ? callRounds(c.rounds) : null;
   const own = call === null ? c.rounds : call.own.map((i) => c.rounds[i]);
-  let end: number | null = null;
-  for (const r of own) if (r.answeredAt !== null && (end === null || r.answeredAt > end)) end = r.answeredAt;
   const findings = index.findingsByConversation.get(c.id);
   const amb = c.rounds.find((r) => r.link === 'ambiguous');
   const startedAt = first?.sentAt ?? index.bySeq.get(c.exchanges[0])?.record.startedAt ?? 0;
@@ -37,11 +36,12 @@ export function conversationSummary(c: Conversation, index: AnalysisIndex): Conv
     ...experimentCounts(c, call, findings),
     firstSeq: c.exchanges[0] ?? -1,
     startedAt,
-    durationMs: end !== null ? Math.max(0, end - startedAt) : null,
+    durationMs: callDuration(own, startedAt),
     hasState: c.rounds.some((r) => r.stateSent !== null || r.stateIssued !== null),
     ambiguous: amb !== undefined,
     ...(amb ? { ambiguity: { reason: amb.linkReason ?? null, candidates: amb.candidates ?? [] } } : {}),
     httpStatus: lastSeq !== undefined ? httpStatusOf(index.bySeq.get(lastSeq)?.record) : null,
+    ...(c.task !== undefined ? { task: true as const } : {}),
     ...consoleFields(c),
   };
 }

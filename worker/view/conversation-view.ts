@@ -1,6 +1,7 @@
 // The thread view of one conversation: every round with its request, its answer's input
 // requests whole (for the cards), the tokens read with that server's key, how it was
 // linked, the gap since the round it continues, and a diff against that round.
+import { callDuration } from './call-duration.js';
 import { branchesOf } from '../thread/branches.js';
 import { callRounds, experimentFlags } from '../thread/experiments.js';
 import type { Analysis } from '../analysis.js';
@@ -170,6 +171,7 @@ export async function conversationView(c: Conversation, index: AnalysisIndex, to
     id: c.id, method: c.method, name: c.name, era: c.era, status: c.status, client: c.client,
     ...(c.replayOf !== undefined ? { replayOf: c.replayOf } : {}),
     rounds,
+    durationMs: callDuration(call.own.map((i) => c.rounds[i])),
     branches: branchesOf(c.rounds),
     callRounds: call.own.length,
     ...(call.experiment ? { experiment: true as const } : {}),

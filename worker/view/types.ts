@@ -36,7 +36,7 @@ export interface ConversationSummary {
   firstSeq: number;
   /** Epoch ms of the first request. */
   startedAt: number;
-  /** First request to last answer, in ms; null while nothing answered. */
+  /** First request to last answer, in ms (call-duration.ts); null while nothing answered. */
   durationMs: number | null;
   /** Some round sent or received a requestState. */
   hasState: boolean;
@@ -63,6 +63,8 @@ export interface ConversationSummary {
   experiment?: true;
   /** Rounds the Console's experiments added, apart from `rounds` (the call's own), when any. */
   experiments?: number;
+  /** The call runs as a task (the tasks extension): the list marks it. */
+  task?: true;
 }
 
 /** What the status bar counts (over the shown view). */
@@ -254,6 +256,8 @@ export interface ConversationView {
   client: string | null;
   replayOf?: string;
   rounds: RoundView[];
+  /** First request to last answer, in ms (call-duration.ts: the list's Duration too); null while nothing answered. */
+  durationMs: number | null;
   /** The rounds' branches (one for a straight chain), for drawing the branch tree. */
   branches: BranchView[];
   /** How many rounds are the call's own (its status is theirs); the rest are the Console's
