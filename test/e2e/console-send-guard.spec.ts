@@ -17,7 +17,7 @@ async function importOneCall(inspector: InspectorPage, url: string, tool: string
 async function replayRound(inspector: InspectorPage, page: Page, tool: string): Promise<void> {
   await inspector.conversationRow(tool).click();
   await expect(page.getByTestId('thread-name')).toHaveText(tool);
-  await page.getByTestId('replay').click();
+  await page.getByTestId('resend-round').click();
 }
 
 test('replaying a captured round to a host not used in this page asks first, naming the host, and a dismissed prompt sends nothing', async ({ inspector, mcpServer, page, sendPrompts }) => {

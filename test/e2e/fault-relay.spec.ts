@@ -43,7 +43,7 @@ test('a "via relay" target that dies mid-stream: the relay cuts the page too, an
 
   await inspector.startStream('r', forward, toolsCall(12));
   await expect.poll(async () => (await inspector.readStream('r')).events.length).toBe(1);
-  const streaming = await inspector.waitForStored((r) => r.request.url === forward && (r.response?.events?.length ?? 0) === 1, 'the first relayed event');
+  const streaming = await inspector.waitForStored((r) => r.request.url === target && (r.response?.events?.length ?? 0) === 1, 'the first relayed event');
   mcpServer.cut();
   await expect.poll(async () => (await inspector.readStream('r')).error).not.toBeNull();
   const rec = await inspector.waitForStored((r) => r.id === streaming.id && r.state !== 'streaming', 'the end of the cut exchange');

@@ -37,7 +37,7 @@ test('keyboard only: / filters, j/k and arrows move, Enter opens, Esc closes, ? 
   await page.locator('body').click({ position: { x: 5, y: 400 } });
   await page.keyboard.press('?');
   await expect(page.getByTestId('shortcuts')).toBeVisible();
-  await expect(page.getByTestId('shortcuts')).toContainText('Replay');
+  await expect(page.getByTestId('shortcuts')).toContainText('Re-send the selected round');
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('shortcuts')).toHaveCount(0);
 
