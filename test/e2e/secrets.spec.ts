@@ -169,6 +169,8 @@ test('a key entered without "remember", a wrong key and an unreadable one leave 
   await enterKey(page, vault.key);
   await expect(token).toHaveAttribute('data-verified', 'true');
   await expect(page.getByTestId('key-form')).toContainText('set for this visit');
+  // The status changes as soon as the worker holds the key; the typed text leaves the box a moment later.
+  await expect(page.getByTestId('key-input')).toHaveValue('');
   // Saved: the field is emptied and nothing on screen or in storage shows any of the three.
   const keys = [vault.key, wrong, unreadable.slice(4)].flatMap(spellings);
   expect(await watch.find(keys)).toEqual([]);
@@ -276,6 +278,8 @@ test('"remember" writes the key to IndexedDB settings and nowhere else; un-remem
   await enterKey(page, vault.key, true);
   await expect(page.getByTestId('token').first()).toHaveAttribute('data-verified', 'true');
   await expect(page.getByTestId('key-form')).toContainText('set and remembered');
+  // The status changes as soon as the worker holds the key; the typed text leaves the box a moment later.
+  await expect(page.getByTestId('key-input')).toHaveValue('');
   expect(await watch.find(spellings(vault.key))).toEqual(['indexeddb mrtr-inspector/settings']);
 
   // A new visit reads it back: the token verifies without typing the key again.
@@ -288,12 +292,16 @@ test('"remember" writes the key to IndexedDB settings and nowhere else; un-remem
   // Entered again without "remember": kept for this visit only, gone from storage.
   await enterKey(page, vault.key, false);
   await expect(page.getByTestId('key-form')).toContainText('set for this visit');
+  // The status changes as soon as the worker holds the key; the typed text leaves the box a moment later.
+  await expect(page.getByTestId('key-input')).toHaveValue('');
   await expect(page.getByTestId('token').first()).toHaveAttribute('data-verified', 'true');
   expect(await watch.find(spellings(vault.key))).toEqual([]);
 
   // Remembered again, then forgotten: gone from memory and storage.
   await enterKey(page, vault.key, true);
   await expect(page.getByTestId('key-form')).toContainText('set and remembered');
+  // The status changes as soon as the worker holds the key; the typed text leaves the box a moment later.
+  await expect(page.getByTestId('key-input')).toHaveValue('');
   expect(await watch.find(spellings(vault.key))).toEqual(['indexeddb mrtr-inspector/settings']);
   await page.getByTestId('key-clear').click();
   await expect(page.getByTestId('token').first()).toHaveAttribute('data-verified', 'null');
