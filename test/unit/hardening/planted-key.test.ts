@@ -100,7 +100,7 @@ describe('lint never prints a planted key', () => {
           const args = ['lint', capturePath, '--format', format, ...keys.flatMap((k) => ['--key', k])];
           const r = await runCli(...args);
           expect([0, 1], r.stderr).toContain(r.code);
-          expect(r.stdout).not.toBe('');
+          expect(r.stdout, `no report; exit ${r.code}; stderr: ${r.stderr}`).not.toBe('');
           const outputs = [r.stdout, r.stderr];
           if (keys === all) {
             const out = join(dir, `out.${format}`);
