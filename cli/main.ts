@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
-import { analyze } from '../worker/analysis.js';
+import { analyzeBatch } from '../worker/engine/batch.js';
 import type { HmacSha256Check } from '../worker/tokens/index.js';
 import { decodeExchange, releaseBodies } from '../worker/decode/exchange.js';
 import type { DecodedExchange } from '../worker/protocol.js';
@@ -54,7 +54,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   decoded.length = imported.exchanges.length;
 
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
-  const analysis = await analyze(imported.exchanges, { keys: keys.keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, hmac: nodeHmacSha256, decoded });
+  const analysis = await analyzeBatch(imported.exchanges, { keys: keys.keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, hmac: nodeHmacSha256, decoded });
   let chunks: Iterable<string>;
   switch (cmd.format) {
     case 'json': chunks = jsonReportChunks(analysis, input, version()); break;
