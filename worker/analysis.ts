@@ -3,7 +3,7 @@
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from './protocol.js';
 import type { TokenKey } from './tokens/index.js';
 import { AnalysisEngine, type EngineOptions } from './engine/analysis-engine.js';
-import { lastOfEachSeq } from './engine/batch.js';
+import { lastOfEachSeq } from './engine/last-copies.js';
 
 /** The engine's options (engine/analysis-engine.ts), less `keysGiven` (worked out here),
  *  plus what only a whole-capture run has. */

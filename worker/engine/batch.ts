@@ -19,6 +19,7 @@ import { lintContext, type EntrySource } from './lint-context.js';
 import { lintOptionsOf } from './engine-options.js';
 import { TokenReadings } from './token-readings.js';
 import { collectToolLists } from './tool-lists.js';
+import { lastOfEachSeq } from './last-copies.js';
 
 /** Analyses a whole capture in one pass; the same result as `analyze` (analysis.ts). Never
  *  throws on hostile data. `opts.decoded`, as for `analyze`, saves decoding again. */
@@ -80,21 +81,4 @@ export async function analyzeBatch(input: readonly ExchangeRecord[], opts: Analy
   for (let s = 0; s < entryAt.length; s++) if (entryAt[s] !== undefined) keep(runner.exchange(ctx, s));
 
   return { records, decoded, conversations, tokens: readings.inOrder(conversations), findings: collectFindings(parts) };
-}
-
-/**
- * Hazard: one exchange can arrive twice (a live record re-sent as it progresses, a merged
- * capture), sharing a seq with its earlier copy. Threading both would give two
- * conversations the same id and claim one request twice, so the last copy of a seq wins,
- * as a JSONL line re-written for an id does. Which records to keep, in order; null when
- * there are no repeats (no copy then).
- */
-export function lastOfEachSeq(records: readonly ExchangeRecord[]): boolean[] | null {
-  const last: number[] = [];
-  let repeats = false;
-  records.forEach((r, i) => {
-    if (last[r.seq] !== undefined) repeats = true;
-    last[r.seq] = i;
-  });
-  return repeats ? records.map((r, i) => last[r.seq] === i) : null;
 }

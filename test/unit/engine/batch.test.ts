@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyze, type Analysis, type AnalyzeOptions } from '../../../worker/analysis.js';
-import { analyzeBatch, lastOfEachSeq } from '../../../worker/engine/batch.js';
+import { analyzeBatch } from '../../../worker/engine/batch.js';
 import { importCapture } from '../../../worker/capture/index.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { jsonReportChunks, type ReportInput } from '../../../worker/report/json.js';
@@ -114,12 +114,6 @@ describe('the batch analysis', () => {
       const { engine, batch } = await bothPaths(withRepeats, { final });
       expect(batch).toEqual(engine);
     }), { numRuns: 150 });
-  });
-
-  it('keeps the last copy of a repeated seq, in input order', () => {
-    const r = (seq: number) => ({ seq }) as ExchangeRecord;
-    expect(lastOfEachSeq([r(0), r(1), r(2)])).toBeNull();
-    expect(lastOfEachSeq([r(0), r(1), r(0), r(2)])).toEqual([false, true, true, true]);
   });
 
   it('drops each record\'s bodies once decoded when asked to, and still reports as the engine does', async () => {
