@@ -5,16 +5,16 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
-import { analyze } from '../worker/analysis.js';
+import { analyzeBatch } from '../worker/engine/batch.js';
 import type { HmacSha256Check } from '../worker/tokens/index.js';
 import { decodeExchange, releaseBodies } from '../worker/decode/exchange.js';
 import type { DecodedExchange } from '../worker/protocol.js';
 import { parseKeys, readCapture, say } from './capture-input.js';
 import { ALL_RULES } from '../worker/lint/rules/index.js';
 import { jsonReportChunks } from '../worker/report/json.js';
-import { sarifReport } from '../worker/report/sarif.js';
-import { junitReport } from '../worker/report/junit.js';
-import { textReport } from '../worker/report/text.js';
+import { sarifReportChunks } from '../worker/report/sarif.js';
+import { junitReportChunks } from '../worker/report/junit.js';
+import { textReportChunks } from '../worker/report/text.js';
 import { terminalSafe } from '../worker/report/terminal-safe.js';
 import { parseCommand, USAGE } from './args.js';
 import { runReplayCommand } from './replay.js';
@@ -54,13 +54,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   decoded.length = imported.exchanges.length;
 
   const input = { path: cmd.path, format: imported.format, exchanges: countEntries(imported.exchanges, imported.skipped.length) };
-  const analysis = await analyze(imported.exchanges, { keys: keys.keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, hmac: nodeHmacSha256, decoded });
+  const analysis = await analyzeBatch(imported.exchanges, { keys: keys.keys, maxRounds: cmd.maxRounds, ttlBoundSeconds: cmd.ttlBound, hmac: nodeHmacSha256, decoded });
+  // Every format is written as it is made, a piece at a time: never one whole report.
   let chunks: Iterable<string>;
   switch (cmd.format) {
     case 'json': chunks = jsonReportChunks(analysis, input, version()); break;
-    case 'sarif': chunks = [JSON.stringify(sarifReport(analysis.findings, ALL_RULES, cmd.path, version()), null, 2) + '\n']; break;
-    case 'junit': chunks = [junitReport(analysis.conversations, analysis.findings, cmd.path)]; break;
-    case 'text': chunks = [textReport(analysis, input, cmd.output === undefined && (cmd.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)))]; break;
+    case 'sarif': chunks = sarifReportChunks(analysis.findings, ALL_RULES, cmd.path, version()); break;
+    case 'junit': chunks = junitReportChunks(analysis.conversations, analysis.findings, cmd.path); break;
+    case 'text': chunks = textReportChunks(analysis, input, cmd.output === undefined && (cmd.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR))); break;
   }
   try {
     await writeAll(chunks, cmd.output);

@@ -3,6 +3,7 @@
 import type { Conversation, DecodedExchange, ExchangeRecord, Finding, TokenReading } from './protocol.js';
 import type { TokenKey } from './tokens/index.js';
 import { AnalysisEngine, type EngineOptions } from './engine/analysis-engine.js';
+import { lastOfEachSeq } from './engine/last-copies.js';
 
 /** The engine's options (engine/analysis-engine.ts), less `keysGiven` (worked out here),
  *  plus what only a whole-capture run has. */
@@ -30,7 +31,9 @@ export interface Analysis {
 }
 
 /** Analyses a capture: the incremental engine (engine/analysis-engine.ts) fed every record
- *  at once. Never throws on hostile data; bad bodies become problems/findings. */
+ *  at once. Never throws on hostile data; bad bodies become problems/findings. The CLI's
+ *  `lint` runs engine/batch.ts instead, which gives the same analysis in one pass without
+ *  the engine's bookkeeping. */
 export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOptions = {}): Promise<Analysis> {
   const given = opts.decoded !== undefined && opts.decoded.length === input.length ? opts.decoded : undefined;
   const last = lastOfEachSeq(input);
@@ -51,21 +54,4 @@ export async function analyze(input: readonly ExchangeRecord[], opts: AnalyzeOpt
   const step = await engine.step();
   const decoded = records.map((r) => engine.entry(r.seq)!.decoded);
   return { records, decoded, conversations: step.conversations, tokens: step.tokens, findings: step.findings };
-}
-
-/**
- * Hazard: one exchange can arrive twice (a live record re-sent as it progresses, a merged
- * capture), sharing a seq with its earlier copy. Threading both would give two
- * conversations the same id and claim one request twice, so the last copy of a seq wins,
- * as a JSONL line re-written for an id does. Which records to keep, in order; null when
- * there are no repeats (no copy then).
- */
-function lastOfEachSeq(records: readonly ExchangeRecord[]): boolean[] | null {
-  const last: number[] = [];
-  let repeats = false;
-  records.forEach((r, i) => {
-    if (last[r.seq] !== undefined) repeats = true;
-    last[r.seq] = i;
-  });
-  return repeats ? records.map((r, i) => last[r.seq] === i) : null;
 }

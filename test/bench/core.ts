@@ -10,12 +10,16 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateBodiesCapture, generateCapture } from './generate-capture.js';
+import { generateChromeHar } from './generate-chrome-har.js';
 
 /** The capture generators: `rounds`, many small interleaved multi-round calls with SDK
- *  HMAC tokens; `bodies`, large bodies, mostly SSE, one to ten rounds, JWS tokens. */
+ *  HMAC tokens; `bodies`, large bodies, mostly SSE, one to ten rounds, JWS tokens;
+ *  `chrome`, a HAR as Chrome DevTools saves one (pretty printed, every header, base64
+ *  event streams, opaque tokens), written by a generator in another style. */
 export const SHAPES = {
   rounds: { file: (n: number) => `capture-${n}.har`, generate: generateCapture },
   bodies: { file: (n: number) => `bodies-${n}.har`, generate: generateBodiesCapture },
+  chrome: { file: (n: number) => `chrome-${n}.har`, generate: generateChromeHar },
 } as const;
 export type Shape = keyof typeof SHAPES;
 

@@ -5,18 +5,20 @@
 // Hazard: a context keeps each token's reading and each rule's memo for as long as it lives,
 // so it must not outlive the state it was built on: the engine builds one per chunk of
 // checks, after threading and token reads, and never keeps one across a step.
-import type { Conversation, Round, TokenReading } from '../protocol.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, Round, TokenReading } from '../protocol.js';
 import type { LintContext, LintOptions } from '../lint/rule.js';
 import type { StateOrigin } from '../thread/threader.js';
 import type { ConversationIndex } from './conversation-index.js';
-import type { EntryTable } from './entry-table.js';
 import { toolDefinition, type ToolList } from './tool-lists.js';
+
+/** The records and their decodings by seq: the engine's EntryTable, or the batch's array. */
+export interface EntrySource { at(seq: number): { record: ExchangeRecord; decoded: DecodedExchange } | undefined }
 
 /** What a lint pass reads, as the engine holds it when the pass starts. */
 export interface LintSources {
   options: LintOptions;
   conversations: readonly Conversation[];
-  entries: EntryTable;
+  entries: EntrySource;
   index: ConversationIndex;
   toolLists: readonly ToolList[];
   /** The reading of a token for its URL (engine/token-readings.ts). */

@@ -20,6 +20,14 @@ const RESET = '\x1b[0m';
  *  counted, not listed, and findings repeated on one server (same rule, same severity) are
  *  one group each with its occurrences, so large captures stay readable. */
 export function textReport(analysis: Analysis, input: ReportInput, color: boolean): string {
+  let s = '';
+  for (const piece of textReportChunks(analysis, input, color)) s += piece;
+  return s;
+}
+
+/** The same text as `textReport`, in pieces (a conversation's lines at a time), for a
+ *  writer that sends each on as it is made instead of holding the whole report. */
+export function* textReportChunks(analysis: Analysis, input: ReportInput, color: boolean): Generator<string> {
   const paint = (code: string, s: string) => (color ? code + safe(s) + RESET : safe(s));
   const urls = new Map<number, string>();
   for (const r of analysis.records) urls.set(r.seq, r.request.url);
@@ -37,32 +45,31 @@ export function textReport(analysis: Analysis, input: ReportInput, color: boolea
     if (f.conversation === null) loose.push(f);
     else (byConv.get(f.conversation) ?? byConv.set(f.conversation, []).get(f.conversation)!).push(f);
   }
-  const out: string[] = [];
-  out.push(paint(BOLD, `mrtr-inspector lint ${input.path}`) + paint(DIM, ` (${input.format}, ${input.exchanges} exchanges, ${analysis.conversations.length} conversations)`));
+  // Every line ends with its newline, so each piece stands alone (the first line has no
+  // blank line before it; every later block starts with one).
+  yield paint(BOLD, `mrtr-inspector lint ${input.path}`) + paint(DIM, ` (${input.format}, ${input.exchanges} exchanges, ${analysis.conversations.length} conversations)`) + '\n';
   let quiet = 0;
   for (const c of analysis.conversations) {
     const fs = byConv.get(c.id) ?? [];
     // A replay or an ambiguous round is worth a line even with nothing else to say.
     if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy && c.replayOf === undefined && c.rounds[0]?.link !== 'ambiguous' && c.task === undefined) { quiet++; continue; }
-    out.push('');
-    out.push(headline(c, paint));
-    c.rounds.forEach((r, i) => out.push(roundLine(r, i, analysis, paint)));
-    for (const f of fs) out.push(findingLine(f, paint));
+    let block = '\n' + headline(c, paint) + '\n';
+    c.rounds.forEach((r, i) => { block += roundLine(r, i, analysis, paint) + '\n'; });
+    for (const f of fs) block += findingLine(f, paint) + '\n';
+    yield block;
   }
   if (loose.length > 0) {
-    out.push('');
-    out.push(paint(BOLD, 'Outside any conversation'));
-    for (const f of loose) out.push(findingLine(f, paint));
+    let block = '\n' + paint(BOLD, 'Outside any conversation') + '\n';
+    for (const f of loose) block += findingLine(f, paint) + '\n';
+    yield block;
   }
   if (groups.length > 0) {
-    out.push('');
-    out.push(paint(BOLD, 'Repeated findings') + paint(DIM, ' (one line per server and rule; --format json lists each occurrence)'));
-    for (const g of groups) out.push(...groupLines(g, paint));
+    yield '\n' + paint(BOLD, 'Repeated findings') + paint(DIM, ' (one line per server and rule; --format json lists each occurrence)') + '\n';
+    for (const g of groups) yield groupLines(g, paint).join('\n') + '\n';
   }
-  if (quiet > 0) out.push('', paint(DIM, `${quiet} single-round conversation(s) without other findings not shown (use --format json for all).`));
+  if (quiet > 0) yield '\n' + paint(DIM, `${quiet} single-round conversation(s) without other findings not shown (use --format json for all).`) + '\n';
   const s = summarize(analysis.findings);
-  out.push('', `${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s)`);
-  return out.join('\n') + '\n';
+  yield `\n${s.errors} error(s), ${s.warnings} warning(s), ${s.infos} info(s)\n`;
 }
 
 type Paint = (code: string, s: string) => string;
