@@ -100,6 +100,14 @@ export class RecordSink {
       return;
     }
     this.#open.delete(record.id);
+    // Exchange numbers are given in the order records first reach the relay or the file, so
+    // the open records begun before this one go first: a call waiting for its answer is
+    // numbered before the client's answer to the server request it made (wire order).
+    for (const [id, r] of this.#open) {
+      if (r.seq > record.seq) break;
+      this.#queue.set(id, r);
+      this.#open.delete(id);
+    }
     this.#queue.set(record.id, record);
     this.#schedule();
   }

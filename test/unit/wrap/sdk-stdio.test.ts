@@ -111,7 +111,7 @@ describe('real SDK peers through mrtr-inspector wrap', () => {
     expect(a.findings.filter((f) => f.rule.startsWith('http/') || f.severity === 'error')).toEqual([]);
   }, 90_000);
 
-  it('legacy SDK 1.32 client and server over stdio: server-initiated requests and the client\'s answers join their calls', async () => {
+  it('legacy SDK 1.32 client and server over stdio: server-initiated requests and the client\'s answers join their calls, numbered in wire order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mrtr-wrap-legacy-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'c.jsonl');
@@ -138,6 +138,8 @@ describe('real SDK peers through mrtr-inspector wrap', () => {
       expect(it[0].answeredIn).toBeDefined();
       // The call's own record and the client's answer: both in the conversation.
       expect(c.exchanges).toEqual([c.rounds[0].exchange, it[0].answeredIn].sort((x, y) => x! - y!));
+      // Numbered as the lines went: the call before the client's answer to its server request.
+      expect(c.rounds[0].exchange).toBeLessThan(it[0].answeredIn!);
     }
     expect(a.findings.filter((f) => f.rule.startsWith('http/') || f.rule.startsWith('legacy/'))).toEqual([]);
   }, 90_000);
