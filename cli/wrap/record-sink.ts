@@ -15,6 +15,7 @@ import { relayDir } from '../../server/relay/capture-path.js';
 import { withFileLock } from '../../server/relay/file-lock.js';
 import { terminalSafe } from '../../worker/report/terminal-safe.js';
 import { appendPrivate, ensurePrivateDir } from '../../server/relay/private-files.js';
+import { ingestAgent, postText } from './ingest-post.js';
 
 /** The relay ingest path and the header that carries the token. */
 export const INGEST_PATH = '/relay/ingest';
@@ -50,6 +51,7 @@ export class RecordSink {
   readonly #o: SinkOptions;
   /** Aborted by close(): no more waiting on the relay. */
   readonly #stop = new AbortController();
+  readonly #agent = ingestAgent();
   #queue = new Map<string, ExchangeRecord>();
   #open = new Map<string, ExchangeRecord>();
   #openTimer: ReturnType<typeof setTimeout> | undefined;
@@ -62,6 +64,8 @@ export class RecordSink {
   /** Open records with a line in the file (the next line for them is their final one). */
   readonly #filed = new Set<string>();
   #posted = 0;
+  #posts = 0;
+  #bytesPosted = 0;
   #written = 0;
 
   constructor(o: SinkOptions) {
@@ -74,9 +78,10 @@ export class RecordSink {
     return this.#mode;
   }
 
-  /** Records accepted by the relay and lines written to the file so far. */
-  get counts(): { posted: number; written: number } {
-    return { posted: this.#posted, written: this.#written };
+  /** Records accepted by the relay and lines written to the file so far, and the ingest
+   *  POSTs sent with their body bytes. */
+  get counts(): { posted: number; written: number; posts: number; bytesPosted: number } {
+    return { posted: this.#posted, written: this.#written, posts: this.#posts, bytesPosted: this.#bytesPosted };
   }
 
   /** Queues the record (sent as it stands at send time; later changes win). An open
@@ -95,6 +100,14 @@ export class RecordSink {
       return;
     }
     this.#open.delete(record.id);
+    // Exchange numbers are given in the order records first reach the relay or the file, so
+    // the open records begun before this one go first: a call waiting for its answer is
+    // numbered before the client's answer to the server request it made (wire order).
+    for (const [id, r] of this.#open) {
+      if (r.seq > record.seq) break;
+      this.#queue.set(id, r);
+      this.#open.delete(id);
+    }
     this.#queue.set(record.id, record);
     this.#schedule();
   }
@@ -122,6 +135,7 @@ export class RecordSink {
       await this.flush();
     } finally {
       clearTimeout(timer);
+      this.#agent.destroy();
     }
   }
 
@@ -176,15 +190,14 @@ export class RecordSink {
     });
     let problem: string | undefined;
     try {
-      const res = await fetch(new URL(INGEST_PATH, url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
-        body: `[${batch.texts.join(',')}]`,
-        // A stopped inspector still accepts the connection and never answers: give up on it
-        // after a while, and at once when wrap must exit (close()).
-        signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
-      });
-      const text = await res.text();
+      // A stopped inspector still accepts the connection and never answers: give up on it
+      // after a while, and at once when wrap must exit (close()).
+      const signal = AbortSignal.any([this.#stop.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]);
+      const body = `[${batch.texts.join(',')}]`;
+      this.#posts++;
+      this.#bytesPosted += body.length;
+      const res = await postText(this.#agent, new URL(INGEST_PATH, url), { 'content-type': 'application/json', [TOKEN_HEADER]: token }, body, signal);
+      const text = res.text;
       if (res.ok) {
         this.#posted += batch.records.length;
         for (const r of batch.records) {

@@ -13,6 +13,8 @@ import { findInspector } from './find-inspector.js';
 import { LineSplitter } from './line-splitter.js';
 import { cutMessage } from './cut-line.js';
 import { SERVE_LINE_BYTES } from '../../server/relay/stdio-attach.js';
+import { STDIO_ERA_HEADER } from '../../server/relay/stdio-front.js';
+import { EraWatch } from './era-watch.js';
 import { TOKEN_HEADER } from './record-sink.js';
 import { CANNOT_START, startServer } from './start-server.js';
 import type { WrapCommand } from './wrap-args.js';
@@ -76,7 +78,9 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
   }, SERVE_LINE_BYTES);
   child.stdout.on('data', (chunk: Buffer) => fromServer.push(chunk));
 
-  // Relay → server: the attach response is the server's stdin, line by line.
+  // Relay → server: the attach response is the server's stdin, line by line. The era the
+  // server picks from its first line outlives the inspector, so each re-attach tells it.
+  const era = new EraWatch();
   let lostName = false;
   const attach = async () => {
     if (ended) return;
@@ -90,7 +94,9 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
       ({ url, token } = found);
     }
     first = false;
-    const req = httpRequest(new URL(attachPath, url), { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-length': 0 } }, (res) => {
+    const headers: Record<string, string | number> = { [TOKEN_HEADER]: token, 'content-length': 0 };
+    if (era.era) headers[STDIO_ERA_HEADER] = era.era;
+    const req = httpRequest(new URL(attachPath, url), { method: 'POST', headers }, (res) => {
       if (res.statusCode !== 200) {
         let text = '';
         res.setEncoding('utf8');
@@ -108,7 +114,10 @@ export async function runServe(cmd: WrapCommand): Promise<number> {
       if (lostName) say(`the name "${cmd.name}" is ours again`);
       lostName = false;
       say(`serving "${cmd.name}" as relay target stdio-${cmd.name} (Console URL ${new URL(`/relay/stdio/${encodeURIComponent(cmd.name)}`, url).href})`);
-      res.on('data', (chunk: Buffer) => child.stdin.write(chunk));
+      res.on('data', (chunk: Buffer) => {
+        child.stdin.write(chunk);
+        era.push(chunk);
+      });
       res.on('close', () => {
         if (!ended) setTimeout(() => void attach(), RETRY_MS).unref();
       });

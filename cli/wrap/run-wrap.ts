@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { findInspector } from './find-inspector.js';
 import { LineSplitter, type CutLine } from './line-splitter.js';
+import { DeferredCopies } from './deferred-copies.js';
 import { RecordSink } from './record-sink.js';
 import { StdioPairing, type LineInfo, type StopRequest } from './stdio-pairing.js';
 import { MAX_RECORDED_BYTES } from '../../server/relay/exchange-recorder.js';
@@ -42,8 +43,11 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   // Copies of the lines, each at most what one record keeps: a line with no end (or a 600 MB
   // one) is cut, counted, and recorded as cut; the pass-through never waits on it.
   const info = (line: Buffer, cut?: CutLine): LineInfo => ({ bytes: line.length, ...(cut ? { totalBytes: cut.totalBytes, tail: cut.tail.toString('utf8') } : {}) });
-  const fromClient = new LineSplitter((line, cut) => pairing.clientLine(line.toString('utf8'), undefined, info(line, cut)), MAX_RECORDED_BYTES);
-  const fromServer = new LineSplitter((line, cut) => pairing.serverLine(line.toString('utf8'), undefined, info(line, cut)), MAX_RECORDED_BYTES);
+  const fromClient = new LineSplitter((line, cut) => pairing.clientLine(line.toString('utf8'), copies.at, info(line, cut)), MAX_RECORDED_BYTES);
+  const fromServer = new LineSplitter((line, cut) => pairing.serverLine(line.toString('utf8'), copies.at, info(line, cut)), MAX_RECORDED_BYTES);
+  // Forward first, record after: copies are read once the pass-through has handled every
+  // chunk that is ready, so an answer that arrived meanwhile is not held up by recording.
+  const copies = new DeferredCopies();
   let stderrTail = '';
 
   // Client → server. A child that has exited makes its stdin fail with EPIPE: the client
@@ -54,11 +58,11 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
       process.stdin.pause();
       child.stdin.once('drain', () => process.stdin.resume());
     }
-    fromClient.push(chunk);
+    copies.add(fromClient, chunk);
   });
   process.stdin.on('end', () => {
-    fromClient.end();
     child.stdin.end();
+    copies.end(fromClient);
   });
   process.stdin.on('error', () => child.stdin.end());
 
@@ -70,7 +74,7 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
       child.stdout.pause();
       process.stdout.once('drain', () => child.stdout.resume());
     }
-    fromServer.push(chunk);
+    copies.add(fromServer, chunk);
   });
   child.stderr.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
@@ -87,7 +91,8 @@ export async function runWrap(cmd: WrapCommand): Promise<number> {
   for (const [sig, h] of handlers) process.on(sig, h);
 
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (c, s) => resolve([c, s])));
-  fromServer.end();
+  copies.end(fromServer);
+  copies.drain();
   pairing.exit({ code, signal, stderrTail }, undefined, stopped);
   // Nothing more comes from the client that matters; let the process end when we are done.
   process.stdin.pause();

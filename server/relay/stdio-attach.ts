@@ -12,6 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './forward.js';
 import { refuse } from './guards.js';
 import { externalCaller } from './stdio-ingest.js';
+import type { Era } from '../../worker/protocol.js';
+import { HEADER_MISMATCH, STDIO_ERA_HEADER, eraNote, headerRefusal, parseEra, pinningEra } from './stdio-front.js';
 
 /** The longest line a served stdio server may answer with; wrap answers longer ones with an error. */
 export const SERVE_LINE_BYTES = 16 * 1024 * 1024;
@@ -31,7 +33,14 @@ export const STDIO_PAGE_PATH = '/relay/stdio/';
 interface Attached {
   res: ServerResponse;
   waiting: Map<string, (answer: Record<string, unknown> | Error) => void>;
+  /** The era the server process speaks: from its first request or notification, or from
+   *  wrap when it re-attaches a process that already chose (stdio-front.ts). */
+  era?: Era;
 }
+
+/** JSON-RPC errors a 2026-07-28 HTTP server sends with HTTP 400 (the spec's status table),
+ *  whichever transport the server behind the front uses. */
+const STATUS_400_CODES: ReadonlySet<number> = new Set([HEADER_MISMATCH, -32021, -32022]);
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -75,7 +84,7 @@ export class StdioAttachments {
       // First come keeps the name: a second attach (even with the token) must not take over
       // a name the page and clients already call, or the impostor would answer their calls.
       if (this.#byName.has(name)) return refuse(res, 409, `A stdio server named "${name}" is already attached. Stop that wrap first, or pick another name with --name.`);
-      return this.#attach(name, res);
+      return this.#attach(name, res, parseEra(req.headers[STDIO_ERA_HEADER] as string | undefined));
     }
     const bytes = await readBody(req, MAX_OUT_BYTES);
     if (!bytes) return refuse(res, 413, `A batch of server output is limited to ${MAX_OUT_BYTES} bytes.`);
@@ -99,15 +108,21 @@ export class StdioAttachments {
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return jsonResponse(400, rpcError(null, -32600, 'Send one JSON-RPC message (batches are not relayed to stdio servers).'));
     const m = msg as Record<string, unknown>;
+    const asked = pinningEra(m);
     if (typeof m.method !== 'string' || m.id === undefined) {
       // A notification (or a stray answer): delivered, acknowledged like HTTP does.
+      a.era ??= asked;
       a.res.write(JSON.stringify(m) + '\n');
       return new Response(null, { status: 202 });
     }
+    // Refused here, never passed on: the stdio server cannot see headers (stdio-front.ts).
+    const refusal = headerRefusal(m, request.headers);
+    if (refusal) return jsonResponse(400, rpcError(m.id, HEADER_MISMATCH, refusal));
     const callerId = m.id;
     if (a.waiting.size >= this.#maxWaiting) {
       return jsonResponse(503, rpcError(callerId, -32000, `The stdio server "${name}" has ${this.#maxWaiting} calls waiting for an answer; retry when it answers them.`));
     }
+    a.era ??= asked;
     const rid = `mrtr-${++this.#next}`;
     const answer = new Promise<Record<string, unknown> | Error>((resolve) => a.waiting.set(rid, resolve));
     const abort = () => a.waiting.get(rid)?.(new Error('the caller went away'));
@@ -119,7 +134,7 @@ export class StdioAttachments {
     request.signal.removeEventListener('abort', abort);
     a.waiting.delete(rid);
     if (got instanceof Error) return jsonResponse(502, rpcError(callerId, -32000, `The stdio server "${name}" did not answer: ${got.message}.`));
-    return jsonResponse(200, { ...got, id: callerId });
+    return answerOf(name, a.era, asked, { ...got, id: callerId });
   }
 
   /** Ends every attachment (relay shutdown). */
@@ -127,10 +142,10 @@ export class StdioAttachments {
     for (const name of [...this.#byName.keys()]) this.#detach(name, 'the inspector shut down');
   }
 
-  #attach(name: string, res: ServerResponse): void {
+  #attach(name: string, res: ServerResponse, era: Era | undefined): void {
     res.writeHead(200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     res.flushHeaders();
-    const a: Attached = { res, waiting: new Map() };
+    const a: Attached = { res, waiting: new Map(), era };
     this.#byName.set(name, a);
     res.on('close', () => {
       if (this.#byName.get(name) === a) this.#detach(name, 'the wrap process went away');
@@ -163,4 +178,15 @@ export class StdioAttachments {
     }
     if (typeof msg.id === 'string') a.waiting.get(msg.id)?.(msg);
   }
+}
+
+/** The HTTP answer to a served server's JSON-RPC answer: the status a 2026 HTTP server would
+ *  give its error, and the era note when the caller speaks another era than the process. */
+function answerOf(name: string, speaks: Era | undefined, asked: Era | undefined, answer: Record<string, unknown>): Response {
+  const error = answer.error;
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return jsonResponse(200, answer);
+  const e = error as Record<string, unknown>;
+  const status = typeof e.code === 'number' && STATUS_400_CODES.has(e.code) ? 400 : 200;
+  if (speaks === undefined || asked === undefined || speaks === asked || typeof e.message !== 'string') return jsonResponse(status, answer);
+  return jsonResponse(status, { ...answer, error: { ...e, message: e.message + eraNote(name, speaks, asked) } });
 }

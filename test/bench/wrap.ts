@@ -1,12 +1,14 @@
 // Wrap benchmark: what `mrtr-inspector wrap` adds to a stdio server's round trip.
-//   npx tsx test/bench/wrap.ts        (env: WRAP_SAMPLES, WRAP_BURST)
+//   npx tsx test/bench/wrap.ts        (env: WRAP_SAMPLES, WRAP_BURST, WRAP_BASELINE)
 // Three pipes to the same echo server run side by side: direct, through wrap recording to
-// a live relay (in its own process), and through wrap with no inspector (the capture
-// file). Samples rotate between them, one 1 KB request at a time, timed from the write to
+// a live relay (in its own process; wrap finds it by its info file, as it finds the
+// inspector), and through wrap with no inspector (the capture file). WRAP_BASELINE=<dir>
+// adds a fourth, the `cli/bin.js` of another build (an older commit's, built there) to the
+// same relay, so a change is measured against its before in one run. Samples rotate between them, one 1 KB request at a time, timed from the write to
 // the answer's last byte. Then a burst of WRAP_BURST requests written at once, timed to the
 // last answer. Prints figures; asserts nothing.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,7 @@ interface Pipe { name: string; child: ChildProcessWithoutNullStreams; next(): Pr
 
 // Counts answer lines; `next()` resolves when one more has fully arrived.
 function pipe(name: string, argv: string[], env: NodeJS.ProcessEnv): Pipe {
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(process.env.WRAP_PROF && argv[0] === 'cli/bin.js' ? ['--cpu-prof', '--cpu-prof-dir', process.env.WRAP_PROF] : []), ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
   const waiting: (() => void)[] = [];
   child.stdout.on('data', (chunk: Buffer) => {
@@ -50,32 +52,53 @@ const pct = (xs: number[], q: number) => {
 };
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
+// CPU time (user + system, ms) a process has used, from /proc (Linux; 0 elsewhere). Under a
+// loaded machine the latency percentiles wander with the scheduler; CPU per request does not.
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 export async function run(): Promise<void> {
   buildCliIfStale();
   const dir = mkdtempSync(join(tmpdir(), 'mrtr-bench-wrap-'));
-  const relay = spawn(process.execPath, ['--import', 'tsx', 'test/bench/wrap-relay.ts'], { cwd: ROOT, env: { ...process.env, MRTR_RELAY_TOKEN: TOKEN, MRTR_RELAY_JSONL: join(dir, 'relay.jsonl') }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const relayEnv = { MRTR_RELAY_DIR: join(dir, 'relay') };
+  const relay = spawn(process.execPath, ['--import', 'tsx', 'test/bench/wrap-relay.ts'], { cwd: ROOT, env: { ...process.env, ...relayEnv, MRTR_RELAY_TOKEN: TOKEN, MRTR_RELAY_JSONL: join(dir, 'relay.jsonl') }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((r) => relay.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
   const server = [process.execPath, ECHO_SERVER];
+  const toRelay = (bin: string) => [bin, 'wrap', '--name', 'bench', '--inspector', `http://127.0.0.1:${port}`, '--capture', join(dir, 'not-relayed.jsonl'), '--', ...server];
+  const baseline = process.env.WRAP_BASELINE;
   const pipes = [
     pipe('direct', [ECHO_SERVER], {}),
-    pipe('wrap → relay', ['cli/bin.js', 'wrap', '--name', 'bench', '--inspector', `http://127.0.0.1:${port}`, '--token', TOKEN, '--', ...server], {}),
+    pipe('wrap → relay', toRelay('cli/bin.js'), relayEnv),
+    ...(baseline ? [pipe('before → relay', toRelay(join(resolve(baseline), 'cli/bin.js')), relayEnv)] : []),
     pipe('wrap → file', ['cli/bin.js', 'wrap', '--name', 'bench', '--capture', join(dir, 'wrap.jsonl'), '--', ...server], { MRTR_RELAY_TOKEN: '' }),
   ];
   try {
     const times = pipes.map(() => [] as number[]);
     let id = 0;
+    let cpu0: number[] = [];
     for (let i = 0; i < WARMUP + SAMPLES; i++) {
+      if (i === WARMUP) cpu0 = pipes.map((p) => cpuMs(p.child.pid));
       for (let k = 0; k < pipes.length; k++) {
         const t = await roundTrip(pipes[k], ++id);
         if (i >= WARMUP) times[k].push(t);
       }
     }
+    // Read after a pause longer than the delivery window, so the last batch's POST counts.
+    await new Promise((r) => setTimeout(r, 300));
+    const cpu = pipes.map((p, k) => (cpuMs(p.child.pid) - cpu0[k]) / SAMPLES);
     console.log(`\nwrap: round trip of one 1 KB request, ${SAMPLES} samples each, rotating (warm-up ${WARMUP})`);
     const [direct] = times;
     for (let k = 0; k < pipes.length; k++) {
       const xs = times[k];
       const added = k === 0 ? '' : `   added: p50 ${ms(pct(xs, 0.5) - pct(direct, 0.5))}, p95 ${ms(pct(xs, 0.95) - pct(direct, 0.95))}, p99 ${ms(pct(xs, 0.99) - pct(direct, 0.99))}`;
-      console.log(`  ${pipes[k].name.padEnd(13)} p50 ${ms(pct(xs, 0.5))}  p95 ${ms(pct(xs, 0.95))}  p99 ${ms(pct(xs, 0.99))}${added}`);
+      const own = k === 0 ? '' : `   wrap CPU ${(cpu[k] * 1000).toFixed(0)} µs/request`;
+      console.log(`  ${pipes[k].name.padEnd(14)} p50 ${ms(pct(xs, 0.5))}  p95 ${ms(pct(xs, 0.95))}  p99 ${ms(pct(xs, 0.99))}${added}${own}`);
     }
     console.log(`\nwrap: burst of ${BURST} 1 KB requests written at once, to the last answer`);
     for (const p of pipes) {
@@ -85,13 +108,15 @@ export async function run(): Promise<void> {
       p.child.stdin.write(text);
       await Promise.all(answers);
       const took = Number(process.hrtime.bigint() - t0) / 1e6;
-      console.log(`  ${p.name.padEnd(13)} ${took.toFixed(0)} ms  (${Math.round(BURST / (took / 1000))} messages/s)`);
+      console.log(`  ${p.name.padEnd(14)} ${took.toFixed(0)} ms  (${Math.round(BURST / (took / 1000))} messages/s)`);
     }
   } finally {
     for (const p of pipes) p.child.stdin.end();
     await Promise.all(pipes.map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('close', r)))));
     relay.kill('SIGTERM');
     await new Promise((r) => relay.once('close', r));
+    // A relay pipe that fell back to the file measured the wrong path: say so.
+    if (existsSync(join(dir, 'not-relayed.jsonl'))) console.log('\nWARNING: a wrap → relay pipe recorded to its file, not the relay; its figures are not the relay path.');
     rmSync(dir, { recursive: true, force: true });
   }
 }

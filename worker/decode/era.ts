@@ -1,5 +1,5 @@
 // Era detection per request (2026-07-28 vs legacy), from `_meta` and headers.
-import type { Era, ExchangeRecord, RpcMessage } from '../protocol.js';
+import type { Era, ExchangeRecord, HeaderPair, RpcMessage } from '../protocol.js';
 import { header } from './headers.js';
 import { requestMeta } from './meta.js';
 
@@ -15,10 +15,16 @@ export function isModernVersion(v: string | undefined): boolean {
  * a finding of its own).
  */
 export function eraOf(record: ExchangeRecord, sent: readonly RpcMessage[]): Era {
+  return eraOfRequest(record.request.headers, sent);
+}
+
+/** {@link eraOf} from a request's headers and body messages alone (the relay's stdio front
+ *  asks before any record exists; with no headers it is the body-only reading stdio uses). */
+export function eraOfRequest(headers: readonly HeaderPair[], sent: readonly RpcMessage[]): Era {
   for (const m of sent) {
     if (m.kind !== 'request' && m.kind !== 'notification') continue;
     const meta = requestMeta(m.params);
     if (meta.protocolVersion !== undefined) return isModernVersion(meta.protocolVersion) ? '2026-07-28' : 'legacy';
   }
-  return isModernVersion(header(record.request.headers, 'mcp-protocol-version')) ? '2026-07-28' : 'legacy';
+  return isModernVersion(header(headers, 'mcp-protocol-version')) ? '2026-07-28' : 'legacy';
 }

@@ -63,6 +63,22 @@ export class LegacyLinker {
     return true;
   }
 
+  // A 2025-era server request names no call on the wire (the SDK 1.x hands its call's id to
+  // the transport, which over HTTP picks that call's SSE stream; stdio and a GET stream have
+  // one stream for all). With several calls in flight, those answered before the client
+  // answered this request are ruled out: a handler waits for the answer to what it asked.
+  // Whatever stays ambiguous is left unjoined, never guessed.
+  private stillWaiting(inFlight: { c: Conversation; r: number }[], m: RpcMessage, session: string): { c: Conversation; r: number }[] {
+    const key = pendingKey(session, m.id ?? null);
+    const answer = this.orphanAnswers.find((o) => o.message.t >= m.t && pendingKey(o.session, o.message.id ?? null) === key);
+    if (!answer) return inFlight;
+    const answeredAt = answer.message.t;
+    return inFlight.filter(({ c, r }) => {
+      const round = c.rounds[r];
+      return round.answeredAt === null || round.answeredAt >= answeredAt;
+    });
+  }
+
   private placeServerRequest(record: ExchangeRecord, m: RpcMessage, session: string, convs: readonly Conversation[]): boolean {
     const inFlight: { c: Conversation; r: number }[] = [];
     for (const c of convs) {
@@ -71,8 +87,9 @@ export class LegacyLinker {
         if (r.sentAt <= m.t && (r.answeredAt === null || r.answeredAt >= m.t) && r.requestId !== null) inFlight.push({ c, r: i });
       });
     }
-    if (inFlight.length !== 1) return false;
-    const { c, r } = inFlight[0];
+    const candidates = inFlight.length > 1 ? this.stillWaiting(inFlight, m, session) : inFlight;
+    if (candidates.length !== 1) return false;
+    const { c, r } = candidates[0];
     const it: LegacyInteraction = { exchange: record.seq, stream: m.stream, id: m.id ?? null, method: m.method ?? '?', t: m.t };
     const round = c.rounds[r];
     (round.legacy ??= []).push(it);

@@ -27,14 +27,6 @@ describe('RecordSink', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mrtr-sink-'));
     const warned: string[] = [];
     const sink = new RecordSink({ inspector: { url: h.origin, token: TOKEN }, file: join(dir, 'c.jsonl'), warn: (m) => warned.push(m) });
-    let posted = 0;
-    let posts = 0;
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
-      posted += String(init?.body ?? '').length;
-      posts++;
-      return realFetch(input, init);
-    });
     let record: ExchangeRecord | undefined;
     const pairing = new StdioPairing({ name: 'chatty', client: 'c', emit: (r) => {
       record = r;
@@ -50,6 +42,7 @@ describe('RecordSink', () => {
     }
     pairing.serverLine(JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }));
     await sink.flush();
+    const { posts, bytesPosted: posted } = sink.counts;
     expect(warned).toEqual([]);
     expect(posts).toBeGreaterThan(5);
     // Each event crosses once, plus the request and the final copy (whole, once).

@@ -111,7 +111,7 @@ describe('real SDK peers through mrtr-inspector wrap', () => {
     expect(a.findings.filter((f) => f.rule.startsWith('http/') || f.severity === 'error')).toEqual([]);
   }, 90_000);
 
-  it('legacy SDK 1.32 client and server over stdio: server-initiated requests and the client\'s answers join their calls', async () => {
+  it('legacy SDK 1.32 client and server over stdio: server-initiated requests and the client\'s answers join their calls, numbered in wire order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mrtr-wrap-legacy-'));
     cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'c.jsonl');
@@ -138,7 +138,47 @@ describe('real SDK peers through mrtr-inspector wrap', () => {
       expect(it[0].answeredIn).toBeDefined();
       // The call's own record and the client's answer: both in the conversation.
       expect(c.exchanges).toEqual([c.rounds[0].exchange, it[0].answeredIn].sort((x, y) => x! - y!));
+      // Numbered as the lines went: the call before the client's answer to its server request.
+      expect(c.rounds[0].exchange).toBeLessThan(it[0].answeredIn!);
     }
     expect(a.findings.filter((f) => f.rule.startsWith('http/') || f.rule.startsWith('legacy/'))).toEqual([]);
+  }, 90_000);
+
+  it('legacy SDK 1.32 calls in flight at once over stdio: a server request joins the one call still waiting when the client answered it, and one that stays ambiguous is left unjoined, never joined to the wrong call', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mrtr-wrap-legacy-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'c.jsonl');
+    const transport = new LegacyStdioClientTransport(wrapped('legacy', file, 'test/peers/stdio/legacy-stdio-server.ts'));
+    const client = new LegacyClient({ name: 'legacy-peer', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+    // The user takes a while to confirm; the model answers at once.
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      await new Promise((r) => setTimeout(r, 1000));
+      return { action: 'accept', content: { confirm: true } };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'sessions are state' }, model: 'fake', stopReason: 'endTurn' }));
+    await client.connect(transport);
+    const [confirm, summary] = await Promise.all([
+      client.callTool({ name: 'legacy_confirm', arguments: {} }),
+      client.callTool({ name: 'legacy_summarize', arguments: {} }),
+      client.listTools(),
+      client.listTools(),
+    ]);
+    expect(confirm.content).toEqual([{ type: 'text', text: 'Deployed.' }]);
+    expect(summary.content).toEqual([{ type: 'text', text: 'Summary: sessions are state' }]);
+    await client.close();
+
+    // initialize, four calls and the client's two answers carry ids.
+    const records = await readCapture(file, 7);
+    const a = await analyze(records);
+    // The elicitation: when the user answered it, legacy_summarize was done (its sampling
+    // answered at once), so only legacy_confirm was still waiting.
+    const c = a.conversations.find((x) => x.name === 'legacy_confirm')!;
+    const it = c.rounds[0].legacy ?? [];
+    expect(it.map((x) => x.method)).toEqual(['elicitation/create']);
+    expect(it[0].answeredIn).toBeGreaterThan(c.rounds[0].exchange);
+    // The sampling request was answered while both calls waited: nothing on the wire says
+    // which asked, so it joins legacy_summarize or nothing, never legacy_confirm.
+    const s = a.conversations.find((x) => x.name === 'legacy_summarize')!;
+    expect((s.rounds[0].legacy ?? []).map((x) => x.method).filter((m) => m !== 'sampling/createMessage')).toEqual([]);
   }, 90_000);
 });

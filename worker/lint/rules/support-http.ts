@@ -1,7 +1,7 @@
 // The required 2026 request headers, checked against the body (shttp:252-297, 580-603).
 // Shared by http/protocol-version-header, http/method-header, http/name-header and
 // http/mismatch-accepted, so the four always agree on what "mismatched" means.
-import type { DecodedExchange, ExchangeRecord, RpcMessage } from '../../protocol.js';
+import type { DecodedExchange, ExchangeRecord, HeaderPair, RpcMessage } from '../../protocol.js';
 import { decodeHeaderValue, header } from '../../decode/headers.js';
 import { MRTR_METHODS, requestMeta, targetName } from '../../decode/meta.js';
 import { isModernPost, show } from './support.js';
@@ -32,13 +32,18 @@ export function headerProblems(d: DecodedExchange, record: ExchangeRecord): Head
 }
 
 function computeHeaderProblems(d: DecodedExchange, record: ExchangeRecord): HeaderProblem[] {
-  if (!isModernPost(d, record.request.method)) return [];
+  return isModernPost(d, record.request.method) ? requestHeaderProblems(record.request.headers, d.sent) : [];
+}
+
+/** The header problems of a modern POST with these headers and body messages. The relay's
+ *  front for served stdio servers refuses what this finds, so it never accepts a request
+ *  these rules would then blame the stdio server for. */
+export function requestHeaderProblems(headers: readonly HeaderPair[], sent: readonly RpcMessage[]): HeaderProblem[] {
   const out: HeaderProblem[] = [];
-  const headers = record.request.headers;
   const pv = header(headers, 'MCP-Protocol-Version');
   const mm = header(headers, 'Mcp-Method');
   const mn = header(headers, 'Mcp-Name');
-  for (const m of d.sent) {
+  for (const m of sent) {
     if (m.kind !== 'request' && m.kind !== 'notification') continue;
     const bodyVersion = requestMeta(m.params).protocolVersion;
     if (pv === undefined) out.push({ header: 'MCP-Protocol-Version', message: m, what: 'is missing' });
