@@ -91,7 +91,8 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
         const r = await runTamperPlan(plan, ctx.send, { waitForSchedule: true, derivedFrom: asking.record.id, ...(ctx.session !== undefined ? { session: ctx.session } : {}) });
         records.push(...r.records);
         const probe = TAMPER_PROBE[plan.test];
-        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail, r.records[0]?.origin?.run);
+        const note = probe === 'token-parallel-reuse' && r.result.verdict === 'accepted' ? `; ${replayNote(oneTime, expiry)}` : '';
+        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail + note, r.records[0]?.origin?.run);
       }
       for (const n of notRun) result(TAMPER_PROBE[n.test], 'not-applicable', n.detail);
     }
@@ -126,8 +127,9 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
     const ex = await send([m]);
     const r = ex.readings[0];
     const askedAgain = r.kind === 'input_required' && Object.keys(r.inputRequests).length > 0;
-    result('responses-missing', askedAgain || isToolError(r) ? 'passed' : r.kind === 'failed' && r.status === 0 ? 'not-applicable' : 'warning',
-      askedAgain ? `asked again (${summarize(r)})` : r.kind === 'complete' && !isToolError(r) ? `went on without the answers it asked for (${summarize(r)})` : summarize(r), ex.run);
+    // A tool error is an error too: M25 asks for a new question "rather than returning an error".
+    result('responses-missing', askedAgain ? 'passed' : r.kind === 'failed' && r.status === 0 ? 'not-applicable' : 'warning',
+      askedAgain ? `asked again (${summarize(r)})` : r.kind === 'complete' && !isToolError(r) ? `went on without the answers it asked for (${summarize(r)})` : `answered with an error instead of asking again (${summarize(r)})`, ex.run);
 
     const u = retryWith(state0, { ...answers, 'mrtr-inspector-unknown': { action: 'accept', content: {} } });
     const exU = await send([u]);
