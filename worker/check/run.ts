@@ -39,6 +39,7 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   for (const p of catalog.problems) notes.push(p);
   if (catalog.discover === null) {
     const unreachable = records.every((r) => !r.response);
+    run.unchecked = unreachable ? 'unreachable' : 'legacy';
     notes.push(unreachable
       ? `cannot reach ${opts.url}: nothing was checked`
       : 'server/discover did not answer as a 2026-07-28 server: a legacy (2025-era) server has no multi round-trip requests, so no MRTR probe could be run; the lists below are what it answered to 2026-07-28 requests');

@@ -57,6 +57,8 @@ export interface CheckOptions {
 export interface CheckRun {
   target: string;
   serverInfo: string | null;
+  /** Why nothing could be checked: the server was unreachable, or is not a 2026-07-28 server. */
+  unchecked?: 'unreachable' | 'legacy';
   /** Notes about what could not be checked (a legacy server, a list refused, the budget). */
   notes: string[];
   probes: ProbeResult[];
