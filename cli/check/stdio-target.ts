@@ -2,9 +2,9 @@
 // request body written to its stdin as one line, and the stdout line that answers the
 // request's id handed back as a 200 JSON response, so the engine sees what it sees over
 // HTTP. Other lines (notifications, logs, answers to nobody) are left aside.
-import { basename } from 'node:path';
 import { LineSplitter } from '../wrap/line-splitter.js';
 import { startServer } from '../wrap/start-server.js';
+import { defaultName } from '../wrap/wrap-args.js';
 import type { ConsoleRequest, ConsoleResponse, Transport } from '../../worker/console/types.js';
 
 /** The biggest answer line read (a longer one fails its request instead of filling memory). */
@@ -29,7 +29,8 @@ const idOf = (text: string): unknown => {
 export async function stdioTarget(cmd: { command: string; args: string[] }, timeoutMs: number): Promise<StdioTarget | { problem: string }> {
   const child = await startServer(cmd, 'inherit');
   if (!child) return { problem: `cannot start ${JSON.stringify(cmd.command)}` };
-  const name = basename(cmd.command);
+  // Named as wrap names it (the script or package, not the runner), so captures agree.
+  const name = defaultName(cmd.command, cmd.args);
   const waiting = new Map<string, (line: string | Error) => void>();
   let ended: string | undefined;
   child.stdin.on('error', () => undefined);
