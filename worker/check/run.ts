@@ -13,6 +13,7 @@ import { budgeted } from './budget.js';
 import { askedForm, driveCall, type AnswerMode, type CheckCall, type DriveContext } from './drive.js';
 import { argumentsFor } from './fill.js';
 import { probeCall } from './probes.js';
+import { declaresTasks, driveTask } from './task-drive.js';
 import { skipReason } from './select.js';
 import type { CheckOptions, CheckRun, ProbeResult, ProbeVerdict, Skipped } from './types.js';
 import { PROBE_SPECS } from './verdicts.js';
@@ -71,6 +72,7 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
     else calls.push({ target, method: 'resources/read', params: { uri: r.uri } });
   }
 
+  const tasks = declaresTasks(catalog.discover);
   let counter = 0;
   const ids = (): JsonRpcId => `check-${++counter}`;
   const ctx: DriveContext = { url: opts.url, send: budget.send, ids, roots: opts.roots ?? [], ...(opts.stateOnlyDelayMs !== undefined ? { stateOnlyDelayMs: opts.stateOnlyDelayMs } : {}) };
@@ -107,6 +109,11 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
         result(call.target, mode, verdict, `${d.state.rounds.length} round(s): ${summarize(end)}`);
       }
     } else for (const mode of ['decline', 'cancel'] as const) result(call.target, mode, 'not-applicable', 'the call asked for no form');
+    if (tasks && call.method === 'tools/call') {
+      const t = await driveTask(call, ctx);
+      records.push(...t.records);
+      result(call.target, 'task', t.verdict, t.detail);
+    }
     progress(`probing ${call.target}`);
     const other = calls.find((c) => c !== call && c.method === call.method);
     const foreignToken = tokens.find((t, j) => j !== i && t !== undefined);

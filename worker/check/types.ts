@@ -7,7 +7,7 @@ export type ProbeVerdict = 'passed' | 'failed' | 'warning' | 'not-applicable';
 
 /** The probes, in the order they run on a call. */
 export type ProbeId =
-  | 'drive' | 'decline' | 'cancel'
+  | 'drive' | 'decline' | 'cancel' | 'task'
   | 'token-modified' | 'token-truncated' | 'token-other-tool' | 'token-swapped' | 'token-dropped'
   | 'token-parallel-reuse' | 'token-expired' | 'replay-after-complete'
   | 'responses-missing' | 'responses-unknown-key' | 'responses-wrong-kind'

@@ -12,6 +12,7 @@ export const PROBE_SPECS: Record<ProbeId, ProbeSpec> = {
   drive: { clause: 'M16-M18 (mrtr:247-257)', expected: 'with schema-valid answers the call goes on to a result, an error or a new question, and never asks the same questions again forever' },
   decline: { clause: 'M23 (mrtr:262)', expected: 'a declined form ends in a result, an error or a new question, answered as JSON-RPC' },
   cancel: { clause: 'M23 (mrtr:262)', expected: 'a cancelled form ends in a result, an error or a new question, answered as JSON-RPC' },
+  task: { clause: 'tasks extension (tasks:342-381)', expected: 'called as a task, the task reaches a terminal status once its input requests are answered through tasks/update' },
   'token-modified': { clause: 'M10, M11 (mrtr:232-233)', expected: 'a requestState with one byte changed fails verification and is rejected (MUST)' },
   'token-truncated': { clause: 'M10, M11 (mrtr:232-233)', expected: 'a requestState cut short fails verification and is rejected (MUST)' },
   'token-other-tool': { clause: 'M12c (mrtr:234-237)', expected: 'a requestState presented on another tool is rejected (SHOULD: bound to its request)' },

@@ -52,6 +52,10 @@ describe('check on the demo', () => {
     expect(run.summary.warning).toBe(0);
     expect(run.summary.passed).toBeGreaterThan(50);
     expect(run.notes).toEqual([]);
+    // The demo declares the tasks extension: research_report, called as a task, is driven
+    // through its input requests (answered by tasks/update) to its end.
+    expect(at(run, 'tools/call research_report', 'task')).toMatchObject({ verdict: 'passed', detail: expect.stringMatching(/^task completed .*input_required/) });
+    expect(at(run, 'tools/call confirm_action', 'task')).toMatchObject({ verdict: 'not-applicable' });
   }, 120_000);
 
   it('fails the modified token where the misbehaving demo takes it, and warns where it answers missing input with an error', async () => {
