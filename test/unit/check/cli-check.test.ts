@@ -1,13 +1,12 @@
 // `mrtr-inspector check` as CI runs it: the built CLI against servers this test starts
 // (spawned asynchronously: the servers live in this process and must keep answering).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
 import { readCapture } from '../../../cli/capture-input.js';
-import { runCli } from '../../support/cli-process.js';
+import { buildCliIfStale, runCli } from '../../support/cli-process.js';
 import { serveBrokenServer } from '../../peers/broken-server.js';
 import { serveDemo, unreachableUrl, type Running } from '../console/servers.js';
 
@@ -15,7 +14,8 @@ let demo: Running;
 let broken: Running;
 const dir = mkdtempSync(join(tmpdir(), 'check-'));
 beforeAll(async () => {
-  execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
+  // Built only when stale: a rebuild under another test's running CLI could show it a half-written file.
+  buildCliIfStale();
   [demo, broken] = await Promise.all([serveDemo(), serveBrokenServer()]);
 }, 120_000);
 afterAll(async () => {
