@@ -39,6 +39,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     // Loaded only for serve: the server pulls in the MCP SDK (the demo), which lint and
     // wrap (started by every client of a wrapped server) must not wait for.
     case 'serve': return (await import('./serve.js')).runServeCommand(cmd);
+    // Loaded only for check: its engine is not needed by the other commands.
+    case 'check': return (await import('./check/run-check.js')).runCheckCommand(cmd, version());
   }
 
   const keys = parseKeys(cmd.keys);

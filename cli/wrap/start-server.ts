@@ -22,7 +22,7 @@ export const CANNOT_START = 127;
  * or inherited (serve mode has no client to hand it to). Resolves to the child once it has
  * started, or to null after saying on stderr why it could not start.
  */
-export async function startServer<E extends 'pipe' | 'inherit'>(cmd: WrapCommand, stderr: E): Promise<ChildProcessByStdio<Writable, Readable, E extends 'pipe' ? Readable : null> | null> {
+export async function startServer<E extends 'pipe' | 'inherit'>(cmd: Pick<WrapCommand, 'command' | 'args'>, stderr: E): Promise<ChildProcessByStdio<Writable, Readable, E extends 'pipe' ? Readable : null> | null> {
   const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', stderr as StdioPipe | StdioNull], env: serverEnv(process.env) }) as ChildProcessByStdio<Writable, Readable, E extends 'pipe' ? Readable : null>;
   const problem = await new Promise<Error | null>((resolve) => {
     child.once('spawn', () => resolve(null));

@@ -221,9 +221,9 @@ const sameAsk = (a: RoundReading, b: RoundReading) =>
 /**
  * Rejected: an error (JSON-RPC or HTTP), a tool error, the same question asked again, or
  * the same answer a fresh call gets (the server ignored the token and started over).
- * Accepted: the server went on as if the state were good.
+ * Accepted: the server went on as if the state were good. Exported for check's own probes.
  */
-function judgeOne(res: ConsoleResponse | undefined, id: JsonRpcId, rule: string, asked: string[], control: [ConsoleResponse | undefined, JsonRpcId] | undefined, note: string): TamperVerdict {
+export function judgeOne(res: ConsoleResponse | undefined, id: JsonRpcId, rule: string, asked: string[], control: [ConsoleResponse | undefined, JsonRpcId] | undefined, note: string): TamperVerdict {
   const r = readingOf(res, id);
   const what = summarize(r);
   if (r.kind === 'failed' && r.status === 0) return { verdict: 'inconclusive', detail: `${note}the server could not be reached: ${what}` };

@@ -65,7 +65,7 @@ export async function loadCatalog(url: string, setup: ClientSetup, send: Transpo
     const form = t.inputSchema !== undefined ? formFromSchema(t.inputSchema) : null;
     const usable = form && form.problems.length === 0 ? form : form && form.fields.length > 0 ? form : null;
     return [{ name, ...(str(t.title) ? { title: str(t.title) } : {}), ...(str(t.description) ? { description: str(t.description) } : {}),
-      ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}), form: usable, values: usable ? initialValues(usable) : {} }];
+      ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}), ...(asObject(t.annotations) ? { annotations: asObject(t.annotations) } : {}), form: usable, values: usable ? initialValues(usable) : {} }];
   });
   cat.prompts = (await list('prompts/list', 'prompts')).flatMap((p): CatalogPrompt[] => {
     const name = str(p.name);

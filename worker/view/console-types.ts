@@ -20,6 +20,8 @@ export interface CatalogTool {
   title?: string;
   description?: string;
   inputSchema?: unknown;
+  /** The tool's annotations (readOnlyHint, destructiveHint…), for check's safety rules. */
+  annotations?: Record<string, unknown>;
   /** The argument form generated from inputSchema (null when it cannot be a flat form). */
   form: FormModel | null;
   values: Record<string, FieldValue>;

@@ -1,0 +1,42 @@
+// Tasks (io.modelcontextprotocol/tasks), when the server declares them: the call made again
+// with the extension declared and driven with the Console's task driver: rounds before the
+// task answered as the stepper answers them, the task polled at its own interval, its
+// outstanding input requests answered through tasks/update, until it ends or the poll
+// budget is spent.
+import type { ExchangeRecord } from '../protocol.js';
+import { asObject, own } from '../decode/meta.js';
+import { createTaskDriver, type TaskDriverState } from '../console/task-driver.js';
+import { TASKS_EXTENSION, withTasksExtension } from '../console/task-request.js';
+import { buildRequest } from '../console/request.js';
+import { answerFor, CHECK_CAPABILITIES, type CheckCall, type DriveContext } from './drive.js';
+import type { ProbeVerdict } from './types.js';
+
+/** Polls and answers allowed on one task before the check gives up on it. */
+const MAX_STEPS = 60;
+
+const CLIENT = { clientInfo: { name: 'mrtr-inspector-check', version: '0.1.0' }, capabilities: CHECK_CAPABILITIES };
+
+/** Whether `server/discover` declared the tasks extension. */
+export function declaresTasks(discover: Record<string, unknown> | null): boolean {
+  return own(asObject(own(asObject(own(discover ?? undefined, 'capabilities')), 'extensions')), TASKS_EXTENSION) !== undefined;
+}
+
+/** Drives the call as a task; the verdict of the `task` probe and the traffic. */
+export async function driveTask(call: CheckCall, ctx: DriveContext): Promise<{ verdict: ProbeVerdict; detail: string; records: ExchangeRecord[] }> {
+  const driver = createTaskDriver({ send: ctx.send, url: ctx.url, client: CLIENT, ids: ctx.ids });
+  const first = buildRequest({ method: call.method, params: call.params, id: ctx.ids(), clientInfo: CLIENT.clientInfo, capabilities: withTasksExtension(CHECK_CAPABILITIES), ...(call.inputSchema !== undefined ? { inputSchema: call.inputSchema } : {}) });
+  let s: TaskDriverState = await driver.start(first);
+  for (let step = 0; step < MAX_STEPS && (s.phase === 'rounds' || s.phase === 'running'); step++) {
+    const open = Object.entries(s.outstanding).filter(([k]) => !(k in s.answered));
+    // A round before the task that asked for nothing (requestState only) is retried as is.
+    if (open.length > 0 || s.phase === 'rounds') {
+      for (const [key, req] of open) driver.answer(key, answerFor(req, 'accept', ctx.roots));
+      s = await driver.submit();
+    } else s = await driver.pollUntilSettled(1);
+  }
+  const records = s.sends.map((x) => x.record);
+  const what = `${s.polls} poll${s.polls === 1 ? '' : 's'}, statuses ${s.timeline.map((t) => t.status).join(' → ') || 'none'}`;
+  if (s.phase === 'not-task') return { verdict: 'not-applicable', detail: s.message ?? 'answered without creating a task', records };
+  if (s.phase === 'done') return { verdict: 'passed', detail: `task ${s.status} (${what})${s.reusedKeys.length > 0 ? `; keys re-used for other requests: ${s.reusedKeys.join(', ')}` : ''}`, records };
+  return { verdict: 'warning', detail: `the task did not end within ${MAX_STEPS} polls and answers (${what}${s.message ? `; ${s.message}` : ''})`, records };
+}
