@@ -8,11 +8,12 @@ import type { CaptureStore, StoredExchange } from '../../../worker/storage/index
 import { SessionModel } from '../../../worker/view/session-model.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 
-function tamperOn(records: StoredExchange[]) {
+/** The tamper service over a store holding `records`, whose session's analysis holds `analysed`. */
+function tamperOn(records: StoredExchange[], analysed = records) {
   const byId = new Map(records.map((r) => [r.id, r]));
   const store = { async getExchange(id: string) { return byId.get(id); }, async putExchanges() {} } as unknown as CaptureStore;
   const model = new SessionModel([], { final: true });
-  model.put(records);
+  model.put(analysed);
   const link = createConsoleLink({ store, apply: async () => undefined });
   return createTamperService({ store, link, step: new ConsoleStep(link.keep), builtOf: () => model.built(() => [], 0) });
 }
@@ -33,8 +34,8 @@ describe('the name of a captured round under tamper tests', () => {
   it('says only that it is a captured round when no call of its session holds it', async () => {
     const cap = capture();
     cap.call('tools/call', { name: 'setup_wizard', arguments: {} }).inputRequired({ a: ask.form('Name?', { n: { type: 'string' } }) }, 'T1');
-    const [round] = cap.build().map((r) => ({ ...r, id: 'x0' }));
-    const got = await tamperOn([round]).fromCapture('x0', null);
+    const [round] = cap.build().map((r) => ({ ...r, id: 'x0', session: 's1' }));
+    const got = await tamperOn([round], []).fromCapture('x0', null);
     expect(got.ok && got.value.subject).toBe('a captured round');
   });
 });
