@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { stateFor, text, missingAnswer, type DemoToolDeps } from './tools-input.js';
 import { TASK_TOOL } from './task-lifecycle.js';
+import { TASK_SUPPORT_META } from '../../worker/decode/tool-names.js';
 import { TASKS_EXTENSION } from './task-front.js';
 
 type ToolReply = CallToolResult | InputRequiredResult;
@@ -100,8 +101,13 @@ export function registerSlowReport(server: McpServer): void {
 
 // research_report: listed here so tools/list shows it, but served by task-front.ts, which
 // answers its tools/call with a task when the call declares the tasks extension and with
-// -32021 when it does not. This handler is reached only if that front is bypassed.
+// -32021 when it does not. This handler is reached only if that front is bypassed. The
+// list says it runs only as a task under the inspector's own `_meta` key (tool-names.ts
+// says why there is no standard field), so the toolbar offers it as a task at once.
 export function registerResearchReport(server: McpServer): void {
-  server.registerTool(TASK_TOOL, { description: 'Runs as a task (tasks extension): asks a form question, then a sampling question, while it runs' }, async (): Promise<CallToolResult> =>
+  server.registerTool(TASK_TOOL, {
+    description: 'Runs as a task (tasks extension): asks a form question, then a sampling question, while it runs',
+    _meta: { [TASK_SUPPORT_META]: 'required' },
+  }, async (): Promise<CallToolResult> =>
     ({ ...text(`${TASK_TOOL} runs only as a task: declare the ${TASKS_EXTENSION} extension.`), isError: true }));
 }

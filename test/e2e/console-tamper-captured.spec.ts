@@ -34,7 +34,7 @@ async function tamperCapturedRound(inspector: InspectorPage): Promise<void> {
   await rounds.nth(1).getByRole('button').first().click();
   await expect(page.getByTestId('thread-tamper')).toBeEnabled();
   await page.getByTestId('thread-tamper').click();
-  await expect(page.getByTestId('tamper')).toContainText('on captured exchange');
+  await expect(page.getByTestId('tamper')).toContainText('on round #2 of the setup_wizard call');
   await expect(page.getByTestId('tamper-test').first()).toBeVisible({ timeout: 30_000 });
 }
 

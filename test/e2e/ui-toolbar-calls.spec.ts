@@ -1,22 +1,35 @@
-// The toolbar's and the endpoint list's Call lead somewhere: a task-only demo tool is
-// explained and then offered as a task in the Console, a watched endpoint calls the tool
+// The toolbar's and the endpoint list's Call lead somewhere: a task-only demo tool (its
+// tools/list says so) is offered as a task in the Console before any call, a watched endpoint calls the tool
 // the user names, a call made while an import is on screen says where it is recorded, and
 // a captured form preview reads as a preview, with nothing that looks clickable.
 import { expect, test } from './fixtures.ts';
 
-test('a task-only demo tool is explained after its first call, and then Call offers it as a task in the Console', async ({ inspector, page }) => {
+test('a task-only demo tool is offered as a task before any call, as the demo\'s tools/list declares it', async ({ inspector, page }) => {
   await inspector.chooseDemoTool('research_report');
   const call = page.getByTestId('call-demo');
-  await call.click();
-  await expect(page.getByTestId('last-call')).toContainText('research_report runs only as a task (-32021)');
   await expect(call).toHaveText('▶ Call research_report as task…');
   await expect(call).toHaveAttribute('data-task-only', 'true');
+  await page.getByTestId('demo-tool-menu').click();
+  await expect(page.locator('[data-testid="demo-tool"][data-name="research_report"]')).toContainText('(task only)');
+  await page.getByTestId('demo-tool-menu').click();
   await page.getByTestId('console-tab-traffic').click();
   const sent = (await inspector.storedExchanges()).length;
   await call.click();
   await expect(page.getByTestId('console-tab-call')).toHaveAttribute('aria-selected', 'true');
-  // Offered, not sent again to fail the same way.
+  // Offered, never sent to fail with -32021.
+  expect((await inspector.storedExchanges()).filter((r) => (r.request.body ?? '').includes('"tools/call"'))).toHaveLength(0);
   expect((await inspector.storedExchanges()).length).toBe(sent);
+});
+
+test('a task-only tool chosen on an earlier visit is offered as a task on the first Call after a reload, without failing first', async ({ inspector, page }) => {
+  await inspector.chooseDemoTool('research_report');
+  await page.reload();
+  const call = page.getByTestId('call-demo');
+  await expect(call).toHaveAttribute('data-tool', 'research_report');
+  await call.click();
+  await expect(page.getByTestId('console-tab-call')).toHaveAttribute('aria-selected', 'true');
+  await expect(call).toHaveText('▶ Call research_report as task…');
+  expect((await inspector.storedExchanges()).filter((r) => (r.request.body ?? '').includes('"tools/call"'))).toHaveLength(0);
 });
 
 test('a watched endpoint’s Call sends the tool the user names', async ({ inspector, mcpServer, page }) => {

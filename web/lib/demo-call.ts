@@ -1,6 +1,7 @@
 // Builds and sends a 2026-07-28 `tools/call`, the way a conforming client would, through
 // the page's own fetch so the service worker taps it.
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION } from '../../worker/decode/meta.js';
+import type { ListedTool } from '../../worker/facade.js';
 
 export const MCP_PROTOCOL_VERSION = '2026-07-28';
 export const DEMO_ENDPOINT = '/demo/mcp';
@@ -39,16 +40,17 @@ export function toolsCallRequest(name: string, args: Record<string, unknown> = {
 }
 
 /**
- * The demo's tool names, from one `tools/list` (captured like any call to the demo), read
- * by the analysis worker (`toolNames`: the page does not parse traffic). Its
- * id is a string of its own, so the calls keep their ids 1, 2, 3… Failures come back as data.
+ * The demo's tools, from one `tools/list` (captured like any call to the demo), read by the
+ * analysis worker (`toolList`: the page does not parse traffic), with the ones that said
+ * they run only as a task. Its id is a string of its own, so the calls keep their ids 1,
+ * 2, 3… Failures come back as data.
  */
-export async function listTools(url: string, toolNames: (body: string) => Promise<string[]>, signal?: AbortSignal): Promise<{ names: string[] } | { error: string }> {
+export async function listTools(url: string, toolList: (body: string) => Promise<ListedTool[]>, signal?: AbortSignal): Promise<{ tools: ListedTool[] } | { error: string }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: `tools-list-${nextId}`, method: 'tools/list', params: { _meta: META } });
   try {
     const res = await fetch(url, { method: 'POST', headers: headersFor('tools/list'), body, ...(signal ? { signal } : {}) });
-    const names = await toolNames(await res.text());
-    return names.length ? { names } : { error: `tools/list → HTTP ${res.status}, no tools in the answer` };
+    const tools = await toolList(await res.text());
+    return tools.length ? { tools } : { error: `tools/list → HTTP ${res.status}, no tools in the answer` };
   } catch (err) {
     return { error: `tools/list → ${err instanceof Error ? err.message : String(err)}` };
   }

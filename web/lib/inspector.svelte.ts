@@ -47,7 +47,7 @@ export class Inspector {
   readonly sessions: Sessions = new Sessions({ api: () => this.#analysis.api, view: this.view, say: (m) => this.say(m) });
   readonly transfer = new Transfer({ api: () => this.#analysis.api, sessions: this.sessions, view: this.view, say: (m, k) => this.say(m, k) });
   /** The demo tool the toolbar calls, and the menu to choose it. */
-  readonly demoTools = new DemoTools(async (body) => (await this.#analysis.api?.console.toolNames(body)) ?? []);
+  readonly demoTools = new DemoTools(async (body) => (await this.#analysis.api?.console.toolList(body)) ?? []);
   readonly held = new HeldExchanges({
     store: this.#store,
     api: () => this.#analysis.api,

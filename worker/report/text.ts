@@ -9,6 +9,7 @@ import { summarize } from './json.js';
 import { terminalSafe as safe } from './terminal-safe.js';
 import { groupFindings, type FindingGroup } from './group-findings.js';
 import { serverOf } from '../tokens/server-of.js';
+import { callRounds, experimentFlags, hasExperiments } from '../thread/experiments.js';
 
 const SYMBOL: Record<Severity, string> = { error: '✖', warning: '▲', info: 'ℹ' };
 const COLOR: Record<Severity, string> = { error: '\x1b[31m', warning: '\x1b[33m', info: '\x1b[36m' };
@@ -54,7 +55,8 @@ export function* textReportChunks(analysis: Analysis, input: ReportInput, color:
     // A replay or an ambiguous round is worth a line even with nothing else to say.
     if (fs.length === 0 && c.rounds.length < 2 && !c.rounds[0]?.legacy && c.replayOf === undefined && c.rounds[0]?.link !== 'ambiguous' && c.task === undefined) { quiet++; continue; }
     let block = '\n' + headline(c, paint) + '\n';
-    c.rounds.forEach((r, i) => { block += roundLine(r, i, analysis, paint) + '\n'; });
+    const tried = hasExperiments(c.rounds) ? experimentFlags(c.rounds) : null;
+    c.rounds.forEach((r, i) => { block += roundLine(r, i, analysis, paint, tried?.[i] === true) + '\n'; });
     for (const f of fs) block += findingLine(f, paint) + '\n';
     yield block;
   }
@@ -78,7 +80,16 @@ function headline(c: Conversation, paint: Paint): string {
   const name = c.name ? ` ${c.name}` : '';
   const replay = c.replayOf !== undefined ? `  replay of ${c.replayOf}` : '';
   const task = c.task !== undefined ? `  task ${JSON.stringify(c.task.taskId)} ${c.task.status ?? 'no status'}${c.task.created === null ? ' (created before the capture)' : ''}` : '';
-  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${c.rounds.length} round(s)  ${c.era}  exchanges ${c.exchanges.join(',')}${replay}${task}`)}`;
+  return `${paint(BOLD, c.method + name)}  ${safe(`${c.id}  ${c.status}  ${roundsText(c)}  ${c.era}  exchanges ${c.exchanges.join(',')}${replay}${task}`)}`;
+}
+
+/** The call's own rounds, as the page's list counts them: a Console fork, edit, re-send or
+ *  tamper test that joined the call is its experiment, counted apart (thread/experiments.ts). */
+function roundsText(c: Conversation): string {
+  const call = hasExperiments(c.rounds) ? callRounds(c.rounds) : null;
+  if (call === null) return `${c.rounds.length} round(s)`;
+  if (call.experiment) return `${c.rounds.length} round(s), all Console experiments`;
+  return `${call.own.length} round(s) + ${c.rounds.length - call.own.length} Console experiment round(s)`;
 }
 
 // Built on the first ambiguous round only: most captures have none.
@@ -94,8 +105,10 @@ function candidatesText(ids: readonly string[], analysis: Analysis): string {
   }).join('; ');
 }
 
-function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint): string {
+function roundLine(r: Round, i: number, analysis: Analysis, paint: Paint, experiment: boolean): string {
   const parts = [`  round ${i + 1}`, `#${r.exchange}`, `id ${JSON.stringify(r.requestId)}`];
+  // A Console experiment's round is the developer's test, not one of the call's rounds.
+  if (experiment) parts.push(`Console ${r.origin ?? 'experiment'} (not one of the call's rounds)`);
   if (r.link) parts.push(`linked by ${r.link}`);
   if (r.parent !== null && r.parent !== i - 1) parts.push(`branch of round ${r.parent + 1}`);
   if (r.inputResponses) parts.push(`answers ${r.inputResponses.join(',') || '(none)'}`);

@@ -5,7 +5,7 @@ import { consoleRecord, linkOrigin, newRecordId, newRunId, type FieldValue, type
 import type { Answer, ConsoleOrigin, ErrorInfo, ExchangeRecord } from '../protocol.js';
 import type { CallSpec, ClientSetup, ResendDraftView, ResendView, ServerCatalog, StepView } from '../view/console-types.js';
 import type { DraftError } from '../console/index.js';
-import { rpcErrorOf, toolNames } from '../decode/tool-names.js';
+import { rpcErrorOf, toolList, type ListedTool } from '../decode/tool-names.js';
 import { loadCatalog } from './console-catalog.js';
 import { checkDraft, resend, resendDraft, resendWithId, type ResendTarget } from './console-runs.js';
 import { checkForm } from './console-step.js';
@@ -19,9 +19,9 @@ export function createConsoleService({ store, link, step }: Pick<ServiceContext,
       link.setTransport(t);
     },
 
-    /** The tool names in a `tools/list` answer's body (the toolbar's demo-tool menu). */
-    toolNames(body: string): string[] {
-      return toolNames(body);
+    /** The tools in a `tools/list` answer's body, and which run only as a task (the toolbar's demo-tool menu). */
+    toolList(body: string): ListedTool[] {
+      return toolList(body);
     },
 
     /** The JSON-RPC error a toolbar call was answered with, if any (the toolbar says why a call failed). */

@@ -3,12 +3,29 @@
 import { tamperReportJson, tamperReportMarkdown, tamperSubjectFromRecords, tamperSubjectFromStep, type TamperTest } from '../console/index.js';
 import type { Answer } from '../protocol.js';
 import type { TamperView } from '../view/console-types.js';
+import { placeOfExchange } from '../view/exchange-place.js';
+import { StorageError } from '../storage/index.js';
 import { ConsoleTamper, sentResponses } from './console-runs.js';
 import { fail, safeName, type ServiceContext } from './context.js';
 
-export function createTamperService({ store, link, step }: Pick<ServiceContext, 'store' | 'link' | 'step'>) {
+export function createTamperService({ store, link, step, builtOf }: Pick<ServiceContext, 'store' | 'link' | 'step' | 'builtOf'>) {
   const { send, keep } = link;
   const tamper = new ConsoleTamper(keep);
+  /** A captured round as the thread names it ("round #2 of the book call"), never by the
+   *  store's exchange number; "a captured round" when its session no longer places it. */
+  async function roundName(record: { id: string; session?: string }): Promise<string> {
+    if (record.session === undefined) return 'a captured round';
+    let b;
+    try {
+      b = await builtOf(record.session);
+    } catch (e) {
+      if (e instanceof StorageError) return 'a captured round'; // the tests still run; only the name is lost
+      throw e;
+    }
+    const place = placeOfExchange([...b.byId.values()].map((v) => v.conversation), b.analysis.records, record.id);
+    const c = place ? b.byId.get(place.conversation)?.conversation : undefined;
+    return place && c ? `round #${place.round + 1} of the ${c.name ?? c.method} call` : 'a captured round';
+  }
   return {
     /** Tamper tests on step-through round `round` (its answer issued the token). */
     async fromStep(round: number, other?: { params: Record<string, unknown> }): Promise<Answer<TamperView>> {
@@ -26,7 +43,7 @@ export function createTamperService({ store, link, step }: Pick<ServiceContext, 
       const subject = tamperSubjectFromRecords(round, retry, other ? { otherTarget: other } : {});
       if ('error' in subject) return fail('invalid', subject.error);
       if (retry && !sentResponses(retry)) subject.inputResponses = {};
-      return { ok: true, value: await tamper.setSubject(subject, `captured exchange ${round.seq}`, send) };
+      return { ok: true, value: await tamper.setSubject(subject, await roundName(round), send) };
     },
     run(test: TamperTest, wait = false): Promise<TamperView> { return tamper.run(test, send, wait); },
     runAll(): Promise<TamperView> { return tamper.runAll(send); },

@@ -5,9 +5,13 @@
 //
 // Hazard: a chain's state is judged at the new request's send time, never at the time of
 // processing: answers arrive later than requests, and the threader sees them in send order.
+// Hazard: a chain is judged by its own latest round, never by a Console experiment that
+// joined it (thread/experiments.ts): a tamper test the server answered `complete` or with an
+// error must not end the call, nor close it to its client's next retry.
 import type { Conversation, Round } from '../protocol.js';
 import { requestMeta } from '../decode/meta.js';
 import { canonicalArgs, canonicalJson } from './round.js';
+import { experimentFlags, hasExperiments, lastCallRound } from './experiments.js';
 
 /**
  * What a retry is compared on: canonical arguments, and clientInfo as sent (JSON text)
@@ -59,21 +63,38 @@ export function compatible(a: CallShape, b: CallShape): boolean {
   return a.clientCanonical() === b.clientCanonical();
 }
 
-/** A chain's latest round (the tip of its latest branch). */
-export function lastRound(c: Conversation): Round {
-  return c.rounds[c.rounds.length - 1];
+/** The index of the chain's tip: its latest round of its own (the latest round when it has
+ *  no Console experiments, or is all experiment). */
+export function tipIndex(c: Conversation): number {
+  return lastCallRound(c.rounds);
 }
 
-/** The chain had ended (its latest branch answered `complete`) before time `t`. An error
- *  is not an end here: the client may recover with a token the chain issued earlier. */
-export function endedBefore(c: Conversation, t: number): boolean {
-  const r = lastRound(c);
+/** The chain's tip: its latest round of its own, what its client would continue. */
+export function lastRound(c: Conversation): Round {
+  return c.rounds[tipIndex(c)];
+}
+
+/** The round a token echo is judged against: the chain's tip for a token the call issued,
+ *  the latest experiment round for one an experiment issued (`round`: the issuing round's
+ *  index), so the Console can go on with its experiment after the call itself ended. */
+export function sideTip(c: Conversation, round?: number): Round {
+  if (round === undefined || !hasExperiments(c.rounds)) return lastRound(c);
+  const flags = experimentFlags(c.rounds);
+  if (!flags[round]) return lastRound(c);
+  return c.rounds[flags.lastIndexOf(true)];
+}
+
+/** The chain had ended (its tip answered `complete`) before time `t`. An error is not an
+ *  end here: the client may recover with a token the chain issued earlier. `round`: the
+ *  round whose token is echoed, when there is one (see `sideTip`). */
+export function endedBefore(c: Conversation, t: number, round?: number): boolean {
+  const r = sideTip(c, round);
   return r.outcome === 'complete' && r.answeredAt !== null && r.answeredAt <= t;
 }
 
-/** The latest branch ended in an error answered before time `t`. */
-export function failedBefore(c: Conversation, t: number): boolean {
-  const r = lastRound(c);
+/** The tip ended in an error answered before time `t` (`round` as for `endedBefore`). */
+export function failedBefore(c: Conversation, t: number, round?: number): boolean {
+  const r = sideTip(c, round);
   return r.outcome === 'error' && r.answeredAt !== null && r.answeredAt <= t;
 }
 

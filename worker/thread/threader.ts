@@ -14,6 +14,10 @@
 // (link `derived`). Its source was always sent before it; a source not in the capture leaves
 // it a conversation of its own.
 //
+// A chain is judged by its tip, its latest round of its own (retry-match.ts `lastRound`): a
+// Console experiment that joined it (thread/experiments.ts) never ends it, fails it or takes
+// it out of the open chains, so the client's next retry still continues the call.
+//
 // Hazard: feed exchanges in the order their requests were sent (`orderForThreading`).
 // Answers arrive later than requests, so "ended" and "open" are judged at the new
 // request's send time, not at the time of processing.
@@ -21,7 +25,7 @@ import type { Conversation, DecodedExchange, ExchangeRecord, OriginKind, Round }
 import { header } from '../decode/headers.js';
 import { MRTR_METHODS, targetName } from '../decode/meta.js';
 import { buildRound } from './round.js';
-import { CallShape, compatible, endedBefore, failedBefore, keyScore, lastRound } from './retry-match.js';
+import { CallShape, compatible, endedBefore, failedBefore, keyScore, lastRound, sideTip, tipIndex } from './retry-match.js';
 import { LegacyLinker } from './legacy.js';
 import { TaskLinker } from './task-linker.js';
 import { statusOf } from './status.js';
@@ -140,7 +144,7 @@ export class Threader {
         list.sort((a, b) => at(a.conversation.rounds[a.round]) - at(b.conversation.rounds[b.round]));
         this.issued.set(fresh.stateIssued, list);
       }
-      if (o.round === o.conversation.rounds.length - 1 && fresh.outcome === 'input_required') {
+      if (o.round === tipIndex(o.conversation) && fresh.outcome === 'input_required') {
         const k = this.info.get(o.conversation)!.key;
         const set = new Set(this.open.get(k) ?? []);
         set.add(o.conversation);
@@ -181,7 +185,7 @@ export class Threader {
       // The same text as the answer's string; sharing that one object makes every later
       // lookup of the token (tokens, lint) compare a pointer, not ~160 characters.
       if (origins.length > 0) round.stateSent = origins[0].conversation.rounds[origins[0].round].stateIssued ?? round.stateSent;
-      const live = origins.filter((o) => o.conversation.method === method && o.conversation.name === name && !endedBefore(o.conversation, round.sentAt));
+      const live = origins.filter((o) => o.conversation.method === method && o.conversation.name === name && !endedBefore(o.conversation, round.sentAt, o.round));
       const byConv = live.length <= 1 ? live : [...new Map(live.map((o) => [o.conversation.id, o])).values()];
       let pick = byConv;
       if (pick.length > 1) pick = pick.filter((o) => this.sameCall(o.conversation, shape));
@@ -190,8 +194,8 @@ export class Threader {
         round.link = 'state';
         round.parent = pick[0].round;
         round.linkReason = `echoes the requestState issued in round ${pick[0].round + 1}`;
-        if (failedBefore(joined, round.sentAt))
-          round.linkReason += `; a new branch after the error that answered round ${joined.rounds.length}`;
+        if (failedBefore(joined, round.sentAt, pick[0].round))
+          round.linkReason += `; a new branch after the error that answered round ${joined.rounds.indexOf(sideTip(joined, pick[0].round)) + 1}`;
       } else if (pick.length > 1) {
         ambiguous = pick.map((o) => o.conversation);
         reason = `echoes a requestState issued by ${pick.length} open chains with the same tool, arguments and client`;
@@ -217,7 +221,7 @@ export class Threader {
       if (top.length === 1) {
         joined = top[0].c;
         round.link = 'match';
-        round.parent = joined.rounds.length - 1;
+        round.parent = tipIndex(joined);
         round.linkReason = best === 2
           ? 'same method, name, arguments and client; answers exactly the keys the previous round asked for'
           : 'same method, name, arguments and client; answers some of the keys the previous round asked for';
@@ -253,9 +257,10 @@ export class Threader {
     let conv: Conversation;
     if (joined) {
       conv = joined;
-      this.open.get(this.info.get(conv)!.key)?.delete(conv);
       conv.rounds.push(round);
       conv.exchanges.push(record.seq);
+      // Open or not is the tip's to say: an experiment that joined leaves the call as it was.
+      if (lastRound(conv) === round) this.open.get(this.info.get(conv)!.key)?.delete(conv);
     } else {
       if (ambiguous.length > 0) {
         round.link = 'ambiguous';
@@ -281,7 +286,7 @@ export class Threader {
       if (list) list.push({ conversation: conv, round: ri });
       else this.issued.set(round.stateIssued, [{ conversation: conv, round: ri }]);
     }
-    if (round.outcome === 'input_required') {
+    if (round.outcome === 'input_required' && lastRound(conv) === round) {
       const k = this.info.get(conv)!.key;
       let set = this.open.get(k);
       if (!set) this.open.set(k, (set = new Set()));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoHandler, type DemoHandler } from '../../../server/demo/handler.js';
+import { TASK_SUPPORT_META } from '../../../worker/decode/tool-names.js';
 
 const EXT = 'io.modelcontextprotocol/tasks';
 const URL_OK = 'http://127.0.0.1/demo/mcp';
@@ -43,6 +44,14 @@ describe('the demo task tool (research_report)', () => {
     handler = createDemoHandler();
     const r = await rpc(handler, 'server/discover', {}, { name: null });
     expect(r.body.result.capabilities.extensions).toEqual({ [EXT]: {} });
+  });
+
+  it('says in tools/list, under the inspector\'s _meta key, that it runs only as a task; no other tool says so', async () => {
+    handler = createDemoHandler();
+    const r = await rpc(handler, 'tools/list', {}, { tasks: false, name: null });
+    const tools: Json[] = r.body.result.tools;
+    expect(tools.filter((t) => t._meta?.[TASK_SUPPORT_META] === 'required').map((t) => t.name)).toEqual(['research_report']);
+    expect(tools.some((t) => 'execution' in t)).toBe(false);
   });
 
   it('refuses a call that did not declare the extension with -32021 naming it', async () => {

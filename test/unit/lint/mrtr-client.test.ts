@@ -118,7 +118,10 @@ describe('mrtr/state-parallel-reuse', () => {
     b.retry(r1, { c: reply.accept({ ok: true }) }).at(t, 500).complete();
     b.retry(r1, { c: reply.accept({ ok: true }) }).at(t + 100, 500).complete();
     const a = await run(b.build());
-    expectOne(a, 'mrtr/state-parallel-reuse', { exchange: 2, severity: 'warning', conversation: claimOf(a, 2) });
+    const f = expectOne(a, 'mrtr/state-parallel-reuse', { exchange: 2, severity: 'warning', conversation: claimOf(a, 2) });
+    // Both named by their round in the call, as the thread numbers them; no exchange numbers.
+    expect(f.message).toContain('request (id 3) in round 3 sent a requestState that request (id 2) in round 2 of this call');
+    expect(f.message).not.toMatch(/exchange/);
   });
 
   it('stays silent when one retry is answered before the next is sent', async () => {

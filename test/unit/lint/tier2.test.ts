@@ -1,8 +1,8 @@
 // Tier-2 rules: one firing capture and one near-miss each.
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 import { b64Json, unix } from '../../support/tokens.js';
-import { claimOf, conversationOf, expectNone, expectOne, run } from './lint-helpers.js';
+import { claimOf, conversationOf, expectNone, expectOne, findings, run } from './lint-helpers.js';
 
 const book = { name: 'book', arguments: { city: 'Oslo' } };
 const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } };
@@ -110,6 +110,27 @@ describe('state/replayed', () => {
     const r1 = b.call('tools/call', book).inputRequired({ r: ask.roots() }, 'tok-1');
     b.retry(r1, { r: reply.roots('file:///x') }).complete();
     expectNone(await run(b.build()), 'state/replayed');
+  });
+
+  it('names the earlier presentation by its round in the call, not by the capture\'s exchange number', async () => {
+    const b = capture();
+    b.call('tools/list').complete({ tools: [] });
+    const r1 = b.call('tools/call', book).inputRequired({ r: ask.roots() }, 'tok-1');
+    b.retry(r1, { r: reply.roots('file:///x') }).complete();
+    b.retry(r1, { r: reply.roots('file:///x') }).complete();
+    const a = await run(b.build());
+    const f = expectOne(a, 'state/replayed', { exchange: 3, severity: 'info', conversation: claimOf(a, 3) });
+    expect(f.message).toContain('already presented in round 2 of the tools/call "book" call this one replays');
+    expect(f.message).not.toMatch(/exchange/);
+  });
+
+  it('names a presentation on another call by that call\'s method and tool', async () => {
+    const b = capture();
+    const r1 = b.call('tools/call', book).inputRequired({ r: ask.roots() }, 'tok-1');
+    b.retry(r1, { r: reply.roots('file:///x') }).complete();
+    b.call('tools/call', { name: 'pay', arguments: {} }).state('tok-1').complete();
+    const f = findings(await run(b.build()), 'state/replayed');
+    expect(f.map((x) => x.message)).toEqual([expect.stringContaining('already presented in round 2 of another tools/call "book" call')]);
   });
 });
 

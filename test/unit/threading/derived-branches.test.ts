@@ -83,6 +83,8 @@ describe('derivedFrom branches', () => {
       const a = await analyze(forked(kind));
       const replayed = a.findings.filter((f) => f.rule === 'state/replayed');
       expect(replayed.map((f) => f.exchange)).toEqual([2]);
+      // Named as the thread shows it: the retry is the call's round 2.
+      expect(replayed[0].message).toContain('already presented in round 2 of this call');
     }
   });
 });

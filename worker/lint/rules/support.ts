@@ -91,6 +91,18 @@ export function roundLabel(i: number): string {
   return `round ${i + 1}`;
 }
 
+/** Where a token was presented, as the page names it, seen from conversation `from`: a
+ *  round by its number in its call ("round 2 of this call"), and the call by its method and
+ *  tool when it is another one (the one `from` replays, or another). Never the capture's
+ *  exchange number, which no view shows. */
+export function presentationPlace(p: { round: Round; conversation: Conversation }, from: Conversation): string {
+  const n = roundLabel(p.conversation.rounds.indexOf(p.round));
+  const o = p.conversation;
+  if (o.id === from.id) return `${n} of this call`;
+  const call = o.name !== null ? `${o.method} ${show(o.name)}` : o.method;
+  return from.replayOf === o.id ? `${n} of the ${call} call this one replays` : `${n} of another ${call} call`;
+}
+
 /** How many of a conversation's rounds are its MRTR chain: all of them, or for a task
  *  up to the round that created it (none when the capture shows only the task's polls).
  *  MRTR rules compare rounds of one request; a task's polls and updates are not retries. */

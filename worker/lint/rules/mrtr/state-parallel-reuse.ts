@@ -1,10 +1,11 @@
 // One requestState, two retries in flight at once: the server sees the same state twice.
-import type { Round } from '../../../protocol.js';
+import type { Conversation, Round } from '../../../protocol.js';
 import type { ConversationRule, LintContext } from '../../rule.js';
-import { show } from '../support.js';
+import { presentationPlace, roundLabel, show } from '../support.js';
 
 interface Use {
   round: Round;
+  conversation: Conversation;
   end: number;
 }
 
@@ -16,7 +17,7 @@ function usesOf(ctx: LintContext, token: string): readonly Use[] {
   const memo = ctx.memo(USES, () => new Map<string, Use[]>());
   let list = memo.get(token);
   if (list === undefined) {
-    list = ctx.presentations(token).map(({ round }) => ({ round, end: round.answeredAt ?? ctx.record(round.exchange)?.endedAt ?? Infinity }));
+    list = ctx.presentations(token).map(({ round, conversation }) => ({ round, conversation, end: round.answeredAt ?? ctx.record(round.exchange)?.endedAt ?? Infinity }));
     memo.set(token, list);
   }
   return list;
@@ -42,7 +43,7 @@ export const stateParallelReuse: ConversationRule = {
       if (!earlier) continue;
       report({
         exchange: round.exchange,
-        message: `request (id ${show(round.requestId)}, exchange ${round.exchange}) sent a requestState that request (id ${show(earlier.round.requestId)}, exchange ${earlier.round.exchange}) was still using in flight; retry each input_required answer once and wait for its answer before reusing its state`,
+        message: `request (id ${show(round.requestId)}) in ${roundLabel(c.rounds.indexOf(round))} sent a requestState that request (id ${show(earlier.round.requestId)}) in ${presentationPlace(earlier, c)} was still using in flight; retry each input_required answer once and wait for its answer before reusing its state`,
       });
     }
   },

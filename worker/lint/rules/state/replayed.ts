@@ -1,16 +1,15 @@
 // One token presented on several requests: fine only if the server does not need single use.
-import type { Round } from '../../../protocol.js';
-import type { ConversationRule, LintContext } from '../../rule.js';
-import { show } from '../support.js';
+import type { ConversationRule, LintContext, Presentation } from '../../rule.js';
+import { presentationPlace, show } from '../support.js';
 
 // token → every round that echoed it, in send order; sorted once per context and token.
 const SORTED = {};
 
-function uses(ctx: LintContext, token: string): readonly Round[] {
-  const memo = ctx.memo(SORTED, () => new Map<string, Round[]>());
+function uses(ctx: LintContext, token: string): readonly Presentation[] {
+  const memo = ctx.memo(SORTED, () => new Map<string, Presentation[]>());
   let list = memo.get(token);
   if (list === undefined) {
-    list = ctx.presentations(token).map((p) => p.round).sort((a, b) => a.sentAt - b.sentAt || a.exchange - b.exchange);
+    list = ctx.presentations(token).slice().sort((a, b) => a.round.sentAt - b.round.sentAt || a.round.exchange - b.round.exchange);
     memo.set(token, list);
   }
   return list;
@@ -29,10 +28,10 @@ export const stateReplayed: ConversationRule = {
       if (round.stateSent === null) continue;
       if (ctx.presentations(round.stateSent).length < 2) continue;
       const list = uses(ctx, round.stateSent);
-      if (list[1] !== round) continue;
+      if (list[1]?.round !== round) continue;
       report({
         exchange: round.exchange,
-        message: `request (id ${show(round.requestId)}) presented a requestState already presented by exchange ${list[0].exchange}${list.length > 2 ? ` (${list.length} presentations in all)` : ''}; if a round must be consumed at most once, the server has to enforce single use itself`,
+        message: `request (id ${show(round.requestId)}) presented a requestState already presented in ${presentationPlace(list[0], c)}${list.length > 2 ? ` (${list.length} presentations in all)` : ''}; if a round must be consumed at most once, the server has to enforce single use itself`,
       });
     }
   },
