@@ -39,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     // Loaded only for serve: the server pulls in the MCP SDK (the demo), which lint and
     // wrap (started by every client of a wrapped server) must not wait for.
     case 'serve': return (await import('./serve.js')).runServeCommand(cmd);
+    case 'mock': return (await import('./mock/run-mock.js')).runMockCommand(cmd);
   }
 
   const keys = parseKeys(cmd.keys);
