@@ -71,3 +71,18 @@ export async function variantFlows(url: string): Promise<unknown[]> {
   }
   return out;
 }
+
+/** The SDK v2 peer's three-round plan_trip (form, then sampling and roots together, then a
+ *  form), accepted for one traveller and declined for another. */
+export async function tripFlows(url: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const [traveller, decline] of [['Ada', false], ['Bo', true]] as const) {
+    const client = await connectClient(url, { decline });
+    try {
+      out.push(await client.callTool({ name: 'plan_trip', arguments: { traveller } }));
+    } finally {
+      await client.close();
+    }
+  }
+  return out;
+}

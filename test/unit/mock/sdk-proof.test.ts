@@ -1,6 +1,8 @@
 // The proof the issue asks for: the official SDK v2 client runs its multi-round flows against
 // a mock built from a capture of a real server, recorded in the test through the recording
 // proxy, and gets the same results as it got from the real server; the mock logs nothing.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveDemo } from '../../peers/serve-demo.js';
 import { startRecordingProxy } from '../../peers/recording-proxy.js';
@@ -9,18 +11,40 @@ import { buildMockBook } from '../../../worker/mock/book.js';
 import { MockMatcher } from '../../../worker/mock/matcher.js';
 import { summarize } from '../../../worker/mock/summary.js';
 import { startMockHttp, type MockHttpServer } from '../../../cli/mock/http-server.js';
-import { connectClient, demoFlows, variantFlows } from '../../support/mock-flows.js';
+import { connectClient, demoFlows, tripFlows, variantFlows } from '../../support/mock-flows.js';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-/** Runs `flows` against the demo through the recording proxy; returns the results and the capture. */
-async function record(flows: (url: string) => Promise<unknown[]>) {
-  const demo = await serveDemo();
-  stops.push(() => demo.close());
-  const proxy = await startRecordingProxy({ target: demo.url });
+/** The official SDK v2 server of the peers (plan_trip), as its own process; stopped after the test. */
+async function startTripServer(): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/peers/sdk-trip-server.ts'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  stops.push(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+  let out = '';
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  return (JSON.parse(out.split('\n')[0]) as { url: string }).url;
+}
+
+/** Runs `flows` against a server (the demo by default) through the recording proxy; returns
+ *  the results and the capture. */
+async function record(flows: (url: string) => Promise<unknown[]>, target?: string) {
+  let url = target;
+  if (url === undefined) {
+    const demo = await serveDemo();
+    stops.push(() => demo.close());
+    url = demo.url;
+  }
+  const proxy = await startRecordingProxy({ target: url });
   stops.push(() => proxy.close());
   const results = await flows(proxy.url);
   await proxy.settled();
@@ -49,6 +73,15 @@ describe('mock served to the official SDK v2 client', () => {
     expect(summary.unused).toEqual([]);
     expect(summary.partlyUsed).toEqual([]);
     expect(summary.used).toBe(summary.calls);
+  }, 60_000);
+
+  it('gives the SDK v2 server\'s three-round plan_trip (form; sampling and roots at once; form), accepted and declined, the same results as that server gave', async () => {
+    const { results, exchanges } = await record(tripFlows, await startTripServer());
+    expect(JSON.stringify(results[0])).toContain('Booked for Ada: 3 nights in Lisbon.');
+    expect(JSON.stringify(results[1])).toContain('No trip for Bo (decline).');
+    const { server, log } = await mockOf(exchanges);
+    expect(await tripFlows(server.url)).toEqual(results);
+    expect(log).toEqual([]);
   }, 60_000);
 
   it('chooses between recorded variants of one call (accepted, declined) by the client\'s answers, whichever order they come in', async () => {
