@@ -2,7 +2,10 @@
 // tool of the embedded demo, its prompt and its resource, each through all its rounds with
 // the client's own auto-fulfilment. What each call resolved to is the ground truth compared
 // between the real server and the mock.
-import { Client, StreamableHTTPClientTransport, type ElicitRequestParams } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ElicitRequestParams, type Transport } from '@modelcontextprotocol/client';
+
+/** An MCP endpoint URL, or a maker of another transport (stdio). */
+export type Target = string | (() => Transport);
 
 const PICKS: Record<string, string | number | boolean> = { name: 'Acme Labs', plan: 'pro', priority: 'high', strictness: 'gentle', confirm: true, destination: 'Lisbon', book: true };
 
@@ -17,7 +20,7 @@ function fill(params: ElicitRequestParams): Record<string, string | number | boo
 }
 
 /** A v2 client on 2026-07-28 that answers forms (or declines them all), sampling and roots. */
-export async function connectClient(url: string, opts: { decline?: boolean } = {}): Promise<Client> {
+export async function connectClient(target: Target, opts: { decline?: boolean } = {}): Promise<Client> {
   const client = new Client({ name: 'mock-proof', version: '1.0.0' }, {
     versionNegotiation: { mode: 'auto' },
     capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
@@ -28,13 +31,16 @@ export async function connectClient(url: string, opts: { decline?: boolean } = {
     role: 'assistant', model: 'proof-model', stopReason: 'endTurn', content: { type: 'text', text: 'A server may answer early and ask for input.' },
   }));
   client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/proof/project', name: 'project' }] }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(typeof target === 'string' ? new StreamableHTTPClientTransport(new URL(target)) : target());
   return client;
 }
 
-/** The demo's flows, one after another; each entry is what the call resolved to. */
-export async function demoFlows(url: string): Promise<unknown[]> {
-  const client = await connectClient(url);
+/** The demo's flows, one after another; each entry is what the call resolved to.
+ *  `progress: false` leaves slow_report without a progress callback: over stdio the client
+ *  can settle the call before it has run the callbacks of the lines before the answer, so
+ *  how many it counts depends on the scheduler, for the real server as for the mock. */
+export async function demoFlows(target: Target, opts: { progress?: boolean } = {}): Promise<unknown[]> {
+  const client = await connectClient(target);
   const out: unknown[] = [];
   const progress: unknown[] = [];
   try {
@@ -48,8 +54,9 @@ export async function demoFlows(url: string): Promise<unknown[]> {
       ['busy', {}],
     ];
     for (const [name, args] of calls) out.push(await client.callTool({ name, arguments: args }));
-    out.push(await client.callTool({ name: 'slow_report', arguments: { steps: 3 } }, { onprogress: (p) => void progress.push(p) }));
-    out.push(progress);
+    const withProgress = opts.progress ?? true;
+    out.push(await client.callTool({ name: 'slow_report', arguments: { steps: 3 } }, withProgress ? { onprogress: (p) => void progress.push(p) } : undefined));
+    if (withProgress) out.push(progress);
     out.push(await client.getPrompt({ name: 'review_prompt' }));
     out.push(await client.readResource({ uri: 'demo://secret-note' }));
   } finally {

@@ -51,7 +51,7 @@ describe('the mock matcher', () => {
     const m = new MockMatcher(book(), { newToken: counter });
     const a = only(m.handle(call(1, 'confirm_action', { action: 'deploy to staging' })));
     const b = only(m.handle(call(2, 'confirm_action', { action: 'rotate the API keys' })));
-    const done = (id: number, args: object, state: unknown, note: string) =>
+    const done = (id: number, args: Record<string, unknown>, state: unknown, note: string) =>
       only(m.handle(call(id, 'confirm_action', args, { inputResponses: { confirm: accept({ confirm: true, priority: 'low', note }) }, requestState: state })));
     expect(done(3, { action: 'deploy to staging' }, a.result?.requestState, 'A').result?.content[0].text).toBe('Done: "deploy to staging" at low priority (note: A second).');
     expect(done(4, { action: 'rotate the API keys' }, b.result?.requestState, 'B').result?.content[0].text).toBe('Done: "rotate the API keys" at high priority (note: B first).');
