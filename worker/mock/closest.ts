@@ -34,6 +34,13 @@ export function closestRequest(book: MockBook, method: string, params: Record<st
   return best;
 }
 
+/** The differences from one given recorded request (the one a token was issued by). */
+export function closestTo(call: RecordedCall, round: number, method: string, params: Record<string, unknown> | undefined): Closest {
+  const r = call.rounds[round];
+  const { changes, omitted } = diffJson({ method: call.method, params: comparableParams(r.params) }, { method, params: comparableParams(params) }, 20);
+  return { call, round, changes, omitted };
+}
+
 /** "tools/call confirm_action (conversation c3, round 1, capture entry 3)". */
 export function nameOf(call: RecordedCall, round: number): string {
   return `${call.method}${call.name !== null ? ` ${call.name}` : ''} (conversation ${call.id}, round ${round + 1}, capture entry ${call.rounds[round].seq})`;

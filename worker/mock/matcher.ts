@@ -9,7 +9,7 @@ import { keyScore } from '../thread/retry-match.js';
 import { canonicalJson } from '../thread/round.js';
 import { answerFor, type OutMessage } from './answer.js';
 import { requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
-import { closestRequest, describeChanges, nameOf } from './closest.js';
+import { closestRequest, closestTo, describeChanges, nameOf } from './closest.js';
 
 /** The JSON-RPC error code of "no recorded answer fits" (implementation-defined range). */
 export const MOCK_MISMATCH = -32099;
@@ -51,6 +51,7 @@ export class MockMatcher {
   readonly served = new Map<RecordedCall, Set<number>>();
   readonly mismatches: string[] = [];
   readonly warnings: string[] = [];
+  private readonly firstServes = new Map<RecordedCall, number>();
   private minted = 0;
 
   constructor(readonly book: MockBook, private readonly opts: MockOptions = {}) {}
@@ -76,7 +77,8 @@ export class MockMatcher {
     // Equal first requests take the recorded calls in turn, so two recorded runs of one
     // call are both served before either is served again.
     let call = list[0];
-    for (const c of list) if ((this.served.get(c)?.has(0) ? 1 : 0) < (this.served.get(call)?.has(0) ? 1 : 0)) call = c;
+    for (const c of list) if ((this.firstServes.get(c) ?? 0) < (this.firstServes.get(call) ?? 0)) call = c;
+    this.firstServes.set(call, (this.firstServes.get(call) ?? 0) + 1);
     const chain: Chain = { key, variants: list, call, round: 0, open: false, filed: false };
     return this.serve(id, params, chain, call, 0);
   }
@@ -96,12 +98,16 @@ export class MockMatcher {
       }
       from = { chain, call: chain.call, round: chain.round };
     }
+    const where = nameOf(from.call, from.round);
+    // A token names one call: sent with another tool or other arguments it is refused, as a
+    // server that binds its tokens to the call would.
+    if (known && requestKey(method, params) !== from.chain.key)
+      return this.unmatched(id, method, params, true, 'token-for-another-call', `Invalid requestState: it was issued by ${where}, a call with another method, name or arguments`, INVALID_STATE, from.call, from.round);
     const at = from.call.rounds[from.round];
     const asked = at.asked ? Object.keys(at.asked) : [];
     const got = keysOf(responses);
     const missing = asked.filter((k) => !got.includes(k));
     const extra = got.filter((k) => !asked.includes(k));
-    const where = nameOf(from.call, from.round);
     if (missing.length > 0) return this.fail(id, MOCK_MISMATCH, 'missing-answer', `inputResponses lacks ${missing.map((k) => JSON.stringify(k)).join(', ')}, asked for by ${where}${extra.length ? `; it answers ${extra.map((k) => JSON.stringify(k)).join(', ')} instead, which that round never asked` : ''}`);
     let warning: string | undefined;
     if (extra.length > 0) {
@@ -138,6 +144,8 @@ export class MockMatcher {
 
   private serve(id: unknown, params: Record<string, unknown> | undefined, chain: Chain, call: RecordedCall, round: number, warning?: string): MockOutcome {
     const r = call.rounds[round];
+    if (r.outcome === 'no-response' && r.messages.length === 0)
+      return this.fail(id, MOCK_MISMATCH, 'no-recorded-answer', `${nameOf(call, round)} got no answer in the recording (the capture ends before it, or it was cut off)`);
     let served = this.served.get(call);
     if (!served) this.served.set(call, (served = new Set()));
     served.add(round);
@@ -158,8 +166,8 @@ export class MockMatcher {
     return warning ? { kind: 'answer', call, round, recorded: r, messages, warning } : { kind: 'answer', call, round, recorded: r, messages };
   }
 
-  private unmatched(id: unknown, method: string, params: Record<string, unknown> | undefined, retry: boolean, reason: string, why: string, code = MOCK_MISMATCH): Mismatch {
-    const near = closestRequest(this.book, method, params, retry);
+  private unmatched(id: unknown, method: string, params: Record<string, unknown> | undefined, retry: boolean, reason: string, why: string, code = MOCK_MISMATCH, against?: RecordedCall, round = 0): Mismatch {
+    const near = against ? closestTo(against, round, method, params) : closestRequest(this.book, method, params, retry);
     if (!near) return this.fail(id, code, reason, `${why}; the recording holds no requests`);
     const diff = describeChanges(near.changes, near.omitted);
     return this.fail(id, code, reason, `${why}. Closest recorded request: ${nameOf(near.call, near.round)}${diff ? `; differences: ${diff}` : ''}`, nameOf(near.call, near.round));

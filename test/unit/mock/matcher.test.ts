@@ -125,3 +125,36 @@ describe('the mock matcher', () => {
     expect(mismatch(m.handle([1, 2])).error.code).toBe(-32600);
   });
 });
+
+describe('the mock matcher, guarding its tokens and the capture\'s gaps', () => {
+  it('refuses a token it issued for one call when it comes back with another call\'s arguments, naming the difference', () => {
+    const m = new MockMatcher(book());
+    const a = only(m.handle(call(1, 'confirm_action', { action: 'deploy to staging' })));
+    const o = mismatch(m.handle(call(2, 'confirm_action', { action: 'rotate the API keys' }, { inputResponses: { confirm: accept({ confirm: true }) }, requestState: a.result?.requestState })));
+    expect(o.error.code).toBe(INVALID_STATE);
+    expect(o.error.data.reason).toBe('token-for-another-call');
+    expect(o.error.message).toContain('/params/arguments/action: recorded "deploy to staging", sent "rotate the API keys"');
+  });
+
+  it('serves two recorded calls with equal first requests in turn, again and again', () => {
+    const b = book();
+    const wizard = b.calls.find((c) => c.name === 'setup_wizard')!;
+    const twin = { ...wizard, id: 'twin' };
+    b.calls.push(twin);
+    b.byKey.get(wizard.key)!.push(twin);
+    const m = new MockMatcher(b);
+    const ids = [1, 2, 3, 4].map((i) => {
+      const o = m.handle(call(i, 'setup_wizard', {}));
+      return o.kind === 'answer' ? o.call.id : 'mismatch';
+    });
+    expect(ids).toEqual([wizard.id, 'twin', wizard.id, 'twin']);
+  });
+
+  it('answers a request whose recorded answer never came with an error saying so, not silence', () => {
+    const b = book();
+    const discover = b.calls.find((c) => c.method === 'server/discover')!;
+    discover.rounds[0] = { ...discover.rounds[0], outcome: 'no-response', messages: [] };
+    const o = mismatch(new MockMatcher(b).handle({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }));
+    expect(o.error.message).toContain('got no answer in the recording');
+  });
+});
