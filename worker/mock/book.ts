@@ -68,17 +68,19 @@ export interface MockBook {
   byKey: Map<string, RecordedCall[]>;
 }
 
-/** params without what changes every time or each round: `_meta`, the token, the answers. */
-export function comparableParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
+/** params without what changes every time or each round: `_meta` (with the 2026 client's
+ *  identity), the token, the answers; and a 2025 `initialize`'s clientInfo, the same
+ *  identity in that era's place (another client, or another version of it, is served too). */
+export function comparableParams(params: Record<string, unknown> | undefined, method?: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (params) for (const k of Object.keys(params)) if (k !== '_meta' && k !== 'requestState' && k !== 'inputResponses') out[k] = params[k];
+  if (params) for (const k of Object.keys(params)) if (k !== '_meta' && k !== 'requestState' && k !== 'inputResponses' && !(method === 'initialize' && k === 'clientInfo')) out[k] = params[k];
   return out;
 }
 
 /** A first request's match key: its method, and its params as comparableParams leaves them
  *  (for tools/call that is the name and the arguments), in canonical JSON. */
 export function requestKey(method: string, params: Record<string, unknown> | undefined): string {
-  return `${method}\u0000${canonicalJson(comparableParams(params))}`;
+  return `${method}\u0000${canonicalJson(comparableParams(params, method))}`;
 }
 
 function parse(text: string): unknown {

@@ -18,14 +18,14 @@ const MAX_COMPARED = 5000;
 /** The recorded request whose method and params (without `_meta` and the token) differ
  *  least from the client's; `retry`: compare against rounds after the first too. */
 export function closestRequest(book: MockBook, method: string, params: Record<string, unknown> | undefined, retry: boolean): Closest | null {
-  const mine = { method, params: { ...comparableParams(params), ...(retry ? { inputResponses: params?.inputResponses ?? null } : {}) } };
+  const mine = { method, params: { ...comparableParams(params, method), ...(retry ? { inputResponses: params?.inputResponses ?? null } : {}) } };
   const sameMethod = book.calls.filter((c) => c.method === method);
   const pool = (sameMethod.length > 0 ? sameMethod : book.calls).slice(0, MAX_COMPARED);
   let best: Closest | null = null;
   for (const call of pool) {
     for (const [i, r] of call.rounds.entries()) {
       if (i > 0 && !retry) break;
-      const theirs = { method: call.method, params: { ...comparableParams(r.params), ...(retry ? { inputResponses: r.responses } : {}) } };
+      const theirs = { method: call.method, params: { ...comparableParams(r.params, call.method), ...(retry ? { inputResponses: r.responses } : {}) } };
       const { changes, omitted } = diffJson(theirs, mine, 20);
       const n = changes.length + omitted + (retry && i === 0 ? 1 : 0);
       if (best === null || n < best.changes.length + best.omitted) best = { call, round: i, changes, omitted };
@@ -37,7 +37,7 @@ export function closestRequest(book: MockBook, method: string, params: Record<st
 /** The differences from one given recorded request (the one a token was issued by). */
 export function closestTo(call: RecordedCall, round: number, method: string, params: Record<string, unknown> | undefined): Closest {
   const r = call.rounds[round];
-  const { changes, omitted } = diffJson({ method: call.method, params: comparableParams(r.params) }, { method, params: comparableParams(params) }, 20);
+  const { changes, omitted } = diffJson({ method: call.method, params: comparableParams(r.params, call.method) }, { method, params: comparableParams(params, method) }, 20);
   return { call, round, changes, omitted };
 }
 
