@@ -4,6 +4,7 @@ import { parseReplayCommand, REPLAY_USAGE, unexpectedArguments, type ReplayComma
 import { parseWrapCommand, WRAP_USAGE, type WrapCommand } from './wrap/wrap-args.js';
 import { parseServeCommand, SERVE_USAGE, type ServeCommand } from './serve-args.js';
 import { CHECK_USAGE, parseCheckCommand, type CheckCommand } from './check/check-args.js';
+import { MOCK_USAGE, parseMockCommand, type MockCommand } from './mock/mock-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -15,6 +16,7 @@ export type Command =
   | WrapCommand
   | ServeCommand
   | CheckCommand
+  | MockCommand
   | { kind: 'usage-error'; message: string };
 
 export const USAGE = `Usage: mrtr-inspector [serve] [--port N] [--no-demo] [--open] [--target URL]
@@ -22,6 +24,7 @@ export const USAGE = `Usage: mrtr-inspector [serve] [--port N] [--no-demo] [--op
        mrtr-inspector replay <capture.har|capture.jsonl> --target <url> [options]
        mrtr-inspector wrap [--name NAME] [--serve] -- <stdio server command…>
        mrtr-inspector check <url> [options] | check [options] -- <stdio server command…>
+       mrtr-inspector mock <capture.har|capture.jsonl> [--port N] [--stdio] [options]
 
 Lints MCP 2026-07-28 multi round-trip traffic in a HAR 1.2 or mrtr-inspector JSONL capture.
 
@@ -39,7 +42,7 @@ Options:
   --help               print this help
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
-${SERVE_USAGE}${REPLAY_USAGE}${WRAP_USAGE}${CHECK_USAGE}`;
+${SERVE_USAGE}${REPLAY_USAGE}${WRAP_USAGE}${CHECK_USAGE}${MOCK_USAGE}`;
 
 function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
   if (v === undefined) return dflt;
@@ -50,7 +53,7 @@ function positiveInt(name: string, v: string | undefined, dflt: number): number 
 /** The command word, found the way parseArgs would (string options consume their values). */
 function commandWord(argv: readonly string[]): string | undefined {
   try {
-    const strings = ['port', 'key', 'format', 'max-rounds', 'ttl-bound', 'output', 'target', 'ignore', 'conversation', 'timeout', 'tool', 'skip', 'args', 'root', 'max-wait', 'max-calls', 'max-time', 'concurrency', 'save'];
+    const strings = ['port', 'key', 'format', 'max-rounds', 'ttl-bound', 'output', 'target', 'ignore', 'conversation', 'timeout', 'tool', 'skip', 'args', 'root', 'max-wait', 'max-calls', 'max-time', 'concurrency', 'save', 'timing', 'report'];
     const options = Object.fromEntries(strings.map((o) => [o, { type: 'string' as const }]));
     return parseArgs({ args: [...argv], allowPositionals: true, strict: false, options: { ...options, output: { type: 'string', short: 'o' } } }).positionals[0];
   } catch {
@@ -70,6 +73,7 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
   if (before === 'check') return parseCheckCommand(argv);
   const word = commandWord(argv);
   if (word === 'replay') return parseReplayCommand(argv);
+  if (word === 'mock') return parseMockCommand(argv);
   // No command is the server, unless the only ask is help or the version.
   if (word === 'serve' || (word === undefined && !argv.some((a) => ['--help', '-h', '--version', '-v'].includes(a)))) return parseServeCommand(argv, env);
   let parsed;
@@ -99,7 +103,7 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
   // Not echoed when a key was given: it may be the tail of an unquoted key (see unexpectedArguments).
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "serve" (the default), "lint", "replay", "wrap" and "check"` };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "serve" (the default), "lint", "replay", "wrap", "check" and "mock"` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   const format = values.format ?? 'text';

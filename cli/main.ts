@@ -41,6 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     case 'serve': return (await import('./serve.js')).runServeCommand(cmd);
     // Loaded only for check: its engine is not needed by the other commands.
     case 'check': return (await import('./check/run-check.js')).runCheckCommand(cmd, version());
+    case 'mock': return (await import('./mock/run-mock.js')).runMockCommand(cmd);
   }
 
   const keys = parseKeys(cmd.keys);
