@@ -43,6 +43,7 @@ async function inWindow(page: Page, testid: string): Promise<boolean> {
 // One page and one import for the three sizes: the window is resized between them, smallest
 // first, as a user's window is (a fresh load at each size measured the same layout three times).
 test(`at ${SIZES.map((s) => `${s.width}x${s.height}`).join(', ')} every toolbar control and detail tab is visible and clickable and no pane's text overflows`, async ({ inspector, page }) => {
+  test.setTimeout(240_000); // three sizes' checks, each once a test of its own
   await page.setViewportSize(SIZES[0]);
   await inspector.importFile(MANUAL);
   await inspector.conversationRow('setup_wizard').click();
