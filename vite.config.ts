@@ -20,6 +20,8 @@ export default defineConfig({
     root: '.',
     include: ['test/unit/**/*.test.ts'],
     testTimeout: 30_000,
+    // Builds the CLI once, before the files that run it start (test/support/build-cli-once.ts).
+    globalSetup: ['test/support/build-cli-once.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: on a 2-core machine, one worker,
     // with the second core idle while a file waits on the CLI or a server it spawned.

@@ -40,17 +40,21 @@ async function inWindow(page: Page, testid: string): Promise<boolean> {
   return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5;
 }
 
-for (const size of SIZES) {
-  test(`at ${size.width}x${size.height} every toolbar control and detail tab is visible and clickable and no pane's text overflows`, async ({ inspector, page }) => {
+// One page and one import for the three sizes: the window is resized between them, smallest
+// first, as a user's window is (a fresh load at each size measured the same layout three times).
+test(`at ${SIZES.map((s) => `${s.width}x${s.height}`).join(', ')} every toolbar control and detail tab is visible and clickable and no pane's text overflows`, async ({ inspector, page }) => {
+  test.setTimeout(240_000); // three sizes' checks, each once a test of its own
+  await page.setViewportSize(SIZES[0]);
+  await inspector.importFile(MANUAL);
+  await inspector.conversationRow('setup_wizard').click();
+  await expect(page.getByTestId('round')).toHaveCount(4);
+  for (const size of SIZES) {
     await page.setViewportSize(size);
-    await inspector.importFile(MANUAL);
-    await inspector.conversationRow('setup_wizard').click();
-    await expect(page.getByTestId('round')).toHaveCount(4);
 
     // One row: nothing wraps and nothing is pushed out of the toolbar.
     const bar = page.getByTestId('toolbar');
-    expect((await bar.boundingBox())!.height).toBeLessThan(40);
-    expect(await overflowing(page, '[data-testid="toolbar"]')).toEqual([]);
+    expect((await bar.boundingBox())!.height, `toolbar height at ${size.width}`).toBeLessThan(40);
+    expect(await overflowing(page, '[data-testid="toolbar"]'), `toolbar at ${size.width}`).toEqual([]);
     const more = page.getByTestId('toolbar-more');
     for (const id of TOOLBAR) {
       const control = page.getByTestId(id);
@@ -67,11 +71,11 @@ for (const size of SIZES) {
       await page.getByTestId(`tab-${tab}`).click();
       await expect(page.getByTestId('tabpanel')).toHaveAttribute('data-tab', tab);
       expect(await inWindow(page, `tab-${tab}`), `tab ${tab} inside the window`).toBe(true);
-      expect(await overflowing(page, '[data-testid="detail"], [data-testid="tabpanel"]')).toEqual([]);
+      expect(await overflowing(page, '[data-testid="detail"], [data-testid="tabpanel"]'), `detail at ${size.width}`).toEqual([]);
     }
     if (size.width < 1200) await page.getByTestId('pane-thread').click();
     await expect(page.getByTestId('thread')).toBeVisible();
-    expect(await overflowing(page, '[data-testid="thread"], [data-testid="round"], [data-testid="status-bar"]')).toEqual([]);
+    expect(await overflowing(page, '[data-testid="thread"], [data-testid="round"], [data-testid="status-bar"]'), `thread at ${size.width}`).toEqual([]);
 
     // The Console leaves the panes room, and the panes leave it room for its form.
     const panes = (await page.getByTestId('panes').boundingBox())!;
@@ -82,9 +86,9 @@ for (const size of SIZES) {
     await page.getByTestId('console-tab-traffic').click();
     await page.getByTestId('add-target').click({ trial: true });
     expect(await inWindow(page, 'add-target'), 'the Watch button inside the window').toBe(true);
-    expect(await overflowing(page, '[data-testid="console"], [data-testid="console"] .col')).toEqual([]);
-  });
-}
+    expect(await overflowing(page, '[data-testid="console"], [data-testid="console"] .col'), `console at ${size.width}`).toEqual([]);
+  }
+});
 
 test('a Console height stored on a bigger screen is fitted to a small window, and full height gives it the whole window', async ({ inspector, page }) => {
   await page.evaluate(() => localStorage.setItem('mrtr-inspector.layout.v1', JSON.stringify({ drawerHeight: 1300, drawerOpen: true })));

@@ -24,7 +24,7 @@ import { Keyring } from '../../../worker/services/keyring.js';
 import { capture } from '../../support/capture-builder.js';
 import { b64Json, jwsHs256, unix } from '../../support/tokens.js';
 import { serveHandler, toolCall, unreachableUrl, type Running } from '../console/servers.js';
-import { buildCliIfStale, runCli, type CliRun } from '../../support/cli-process.js';
+import { buildCliIfStale, runCli, runCliBatch, type CliRun } from '../../support/cli-process.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const random = (n: number) => [...randomBytes(n)].map((b) => ALNUM[b % ALNUM.length]).join('');
@@ -94,28 +94,33 @@ afterAll(async () => {
 describe('lint never prints a planted key', () => {
   it('in any format, on stdout or in --output, with the right key, a wrong one, binary ones, or several', async () => {
     const all = [WRONG, KEY, `hex:${HEX}`, `base64:${B64}`];
-    for (const capturePath of [recorded, jws]) {
+    const cases: { args: string[]; what: string; out?: string }[] = [];
+    for (const [c, capturePath] of [recorded, jws].entries()) {
       for (const keys of [[KEY], [WRONG], all]) {
         for (const format of ['text', 'json', 'sarif', 'junit']) {
           const args = ['lint', capturePath, '--format', format, ...keys.flatMap((k) => ['--key', k])];
-          const r = await runCli(...args);
-          expect([0, 1], r.stderr).toContain(r.code);
-          expect(r.stdout, `no report; exit ${r.code}; stderr: ${r.stderr}`).not.toBe('');
-          const outputs = [r.stdout, r.stderr];
+          const what = `${capturePath} ${format} ${keys.length} key(s)`;
+          cases.push({ args, what });
           if (keys === all) {
-            const out = join(dir, `out.${format}`);
-            const f = await runCli(...args, '--output', out);
-            outputs.push(f.stdout, f.stderr, readFileSync(out, 'utf8'));
+            const out = join(dir, `out-${c}.${format}`);
+            cases.push({ args: [...args, '--output', out], what: `${what} --output`, out });
           }
-          expect(leaks(...outputs), `${capturePath} ${format} ${keys.length} key(s)`).toEqual([]);
         }
       }
     }
+    // One case in a process of its own, as a user runs it; the rest share one process.
+    const runs = [await runCli(...cases[0].args), ...(await runCliBatch(cases.slice(1).map((c) => c.args)))];
+    for (const [i, r] of runs.entries()) {
+      const { what, out } = cases[i];
+      expect([0, 1], `${what}: ${r.stderr}`).toContain(r.code);
+      const outputs = [r.stdout, r.stderr];
+      if (out === undefined) expect(r.stdout, what).not.toBe('');
+      else outputs.push(readFileSync(out, 'utf8'));
+      expect(leaks(...outputs), what).toEqual([]);
+    }
     // The right key was really used: its tokens verify; under the wrong one they do not.
-    const verified = async (p: string, key: string) => JSON.parse((await runCli('lint', p, '--format', 'json', '--key', key)).stdout).conversations[0].rounds[0].requestState.verified;
-    expect(await verified(recorded, KEY)).toBe(true);
-    expect(await verified(jws, KEY)).toBe(true);
-    expect(await verified(recorded, WRONG)).toBe(false);
+    const verified = await runCliBatch([[recorded, KEY], [jws, KEY], [recorded, WRONG]].map(([p, key]) => ['lint', p, '--format', 'json', '--key', key]));
+    expect(verified.map((r) => JSON.parse(r.stdout).conversations[0].rounds[0].requestState.verified)).toEqual([true, true, false]);
   }, 240_000);
 
   it('in any error message: unreadable keys, unreadable or damaged files, usage errors, an unwritable --output', async () => {
@@ -148,8 +153,9 @@ describe('lint never prints a planted key', () => {
       ['lint', recorded, '--key', KEY, '--output', dir],
       ['lint', recorded, `--key=${KEY}`, '--output', join(dir, 'no', 'such', 'dir', 'out.txt')],
     ];
-    for (const args of cases) {
-      const r = await runCli(...args);
+    const runs = [await runCli(...cases[0]), ...(await runCliBatch(cases.slice(1)))];
+    for (const [i, r] of runs.entries()) {
+      const args = cases[i];
       expect(r.stderr, args.join(' ')).not.toBe('');
       expect(leaks(r.stdout, r.stderr), args.join(' ')).toEqual([]);
     }
@@ -166,16 +172,21 @@ describe('lint never prints a planted key', () => {
 
 describe('replay never prints a planted key', () => {
   it('in any format, on stdout or in --output, with the right key or a wrong one', async () => {
+    const cases: { args: string[]; what: string; rightKey: boolean; out?: string }[] = [];
     for (const keys of [[KEY], [WRONG, `hex:${HEX}`]]) {
       for (const format of ['text', 'json', 'junit']) {
-        const out = join(dir, `replay.${format}`);
         const args = ['replay', recorded, '--target', vault.url, '--format', format, ...keys.flatMap((k) => ['--key', k])];
-        const r = await runCli(...args);
-        // Under the wrong keys the new traffic's tokens fail verification: an error finding, exit 1.
-        expect(r.code, r.stderr).toBe(keys[0] === KEY ? 0 : 1);
-        const f = await runCli(...args, '--output', out);
-        expect(leaks(r.stdout, r.stderr, f.stdout, f.stderr, readFileSync(out, 'utf8')), `${format} ${keys.length} key(s)`).toEqual([]);
+        const what = `${format} ${keys.length} key(s)`;
+        const out = join(dir, `replay-${keys.length}.${format}`);
+        cases.push({ args, what, rightKey: keys[0] === KEY }, { args: [...args, '--output', out], what: `${what} --output`, rightKey: keys[0] === KEY, out });
       }
+    }
+    const runs = [await runCli(...cases[0].args), ...(await runCliBatch(cases.slice(1).map((c) => c.args)))];
+    for (const [i, r] of runs.entries()) {
+      const { what, rightKey, out } = cases[i];
+      // Under the wrong keys the new traffic's tokens fail verification: an error finding, exit 1.
+      if (out === undefined) expect(r.code, `${what}: ${r.stderr}`).toBe(rightKey ? 0 : 1);
+      expect(leaks(r.stdout, r.stderr, out === undefined ? '' : readFileSync(out, 'utf8')), what).toEqual([]);
     }
   }, 240_000);
 
@@ -195,8 +206,9 @@ describe('replay never prints a planted key', () => {
       ['replay', recorded, '--target', vault.url, '--key', KEY, '--format', 'sarif'],
       ['replay', recorded, '--target', vault.url, '--key', KEY, '--output', dir],
     ];
-    for (const args of cases) {
-      const r = await runCli(...args);
+    const runs = [await runCli(...cases[0]), ...(await runCliBatch(cases.slice(1)))];
+    for (const [i, r] of runs.entries()) {
+      const args = cases[i];
       expect(r.code, args.join(' ')).toBe(2);
       expect(leaks(r.stdout, r.stderr), args.join(' ')).toEqual([]);
     }
@@ -205,10 +217,11 @@ describe('replay never prints a planted key', () => {
   it('is a search that can fail: a recorded answer holding the key shows in the diff, in every format', async () => {
     const withKey = join(dir, 'recorded-key.har');
     writeFileSync(withKey, readFileSync(recorded, 'utf8').replace('The vault is open.', `The vault key is ${KEY}.`));
-    for (const format of ['text', 'json', 'junit']) {
-      const r = await runCli('replay', withKey, '--target', vault.url, '--format', format, '--key', KEY);
+    const formats = ['text', 'json', 'junit'];
+    const runs = await runCliBatch(formats.map((format) => ['replay', withKey, '--target', vault.url, '--format', format, '--key', KEY]));
+    for (const [i, r] of runs.entries()) {
       expect(r.code).toBe(1);
-      expect(leaks(r.stdout), format).toContain(KEY);
+      expect(leaks(r.stdout), formats[i]).toContain(KEY);
     }
   }, 60_000);
 });
