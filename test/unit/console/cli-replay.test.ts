@@ -1,6 +1,5 @@
 // `mrtr-inspector replay` as CI runs it: the package's bin against servers this test starts
 // (spawned asynchronously: the servers live in this process and must keep answering).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,6 @@ let demo: Running;
 let changed: Running;
 let recording: RecordingServer;
 beforeAll(async () => {
-  execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
   demo = await serveDemo();
   changed = await serveChangedDemo();
   recording = await serveRecordingDemo();

@@ -2,11 +2,11 @@
 // report, replay's text report and the CLI's error messages. Each hostile string below is an
 // attack a terminal would obey (retitle, clear, OSC 8 link, 8-bit CSI, forged line, bidi
 // override); none may reach stdout or stderr raw, and colour codes are only ours.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
 import { exportHar } from '../../../worker/capture/index.js';
 import { replayText } from '../../../worker/console/replay-report.js';
@@ -78,11 +78,8 @@ describe('terminal escapes in text output', () => {
 });
 
 describe('terminal escapes from the built CLI', () => {
-  beforeAll(() => {
-    let built = 0;
-    try { built = statSync('dist/cli/main.js').mtimeMs; } catch { /* not built yet */ }
-    if (built < statSync('worker/report/terminal-safe.ts').mtimeMs || built < statSync('cli/main.ts').mtimeMs) execFileSync('npx', ['tsc', '-p', 'cli/tsconfig.json'], { stdio: 'inherit' });
-  }, 120_000);
+  // dist/ is built once by vitest's global setup (test/support/build-cli-once.ts); a
+  // rebuild here would rewrite it under another file's running CLI.
   const cli = (...args: string[]) => spawnSync(process.execPath, ['cli/bin.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '' } });
 
   it('lint --format text prints no raw control from a hostile capture', () => {
