@@ -122,12 +122,12 @@ export function applyAnswerEdits(records: readonly ExchangeRecord[], edits: read
     if (!at || !record.response) throw new Error(`Exchange ${record.seq} has no recorded answer to replace.`);
     const value = JSON.stringify(checked.value);
     const response = { ...record.response };
-    if (at.place.kind === 'event') {
-      response.events = at.place.events.map((ev, i) => (i === at.place.index ? { ...ev, data: value } : ev));
+    const place = at.place;
+    if (place.kind === 'event') {
+      response.events = place.events.map((ev, i) => (i === place.index ? { ...ev, data: value } : ev));
       delete response.body;
-    } else if (at.place.kind === 'batch') {
-      const index = at.place.index;
-      response.body = JSON.stringify(at.place.batch.map((v, i) => (i === index ? checked.value : v)));
+    } else if (place.kind === 'batch') {
+      response.body = JSON.stringify(place.batch.map((v, i) => (i === place.index ? checked.value : v)));
     } else {
       response.body = value;
     }
