@@ -4,7 +4,7 @@
 // 202 for a notification, or a JSON-RPC error for a mismatch.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { OutMessage } from '../../worker/mock/answer.js';
+import { sseFrame } from '../../worker/mock/answer.js';
 import type { MockMatcher, MockOutcome } from '../../worker/mock/matcher.js';
 
 export interface MockHttpOptions {
@@ -48,11 +48,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-function frame(m: OutMessage): string {
-  let out = m.event !== undefined ? `event: ${m.event}\n` : '';
-  if (m.eventId !== undefined) out += `id: ${m.eventId}\n`;
-  return out + m.text.split('\n').map((l) => `data: ${l}\n`).join('') + '\n';
-}
+const frame = sseFrame;
 
 /** Sends a recorded answer: head, then the body or each event, late as recorded or at once. */
 async function sendAnswer(res: ServerResponse, outcome: Extract<MockOutcome, { kind: 'answer' }>, timing: MockHttpOptions['timing']): Promise<void> {

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROTOCOL_VERSION } from '../../worker/protocol.js';
 import { DRAIN_HEADER, MORE_HEADER, parseAck } from './backlog.js';
-import { readBody } from './forward.js';
+import { json, readJson } from './api-io.js';
 import { ownOrigin, pageOriginProblem, pageSecretProblem, refuse } from './guards.js';
 import type { RelayContext } from './relay-context.js';
 import { relayExchange, type RelayPolicy } from './relay-exchange.js';
 import { parseTargetList } from './target-store.js';
+import { handleMocksApi } from './mocks-api.js';
+import { MOCK_TARGET_PREFIX } from './mock-host.js';
 import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 
 // The inspector page's side of the relay, under /relay/api/ (same origin only):
@@ -17,13 +19,10 @@ import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 //                        mrtr-drain header, mrtr-backlog-more: 1 when lines were left out
 //                        (GET works too); the file keeps every line until
 //   POST backlog/ack     { drain, ids } says the page stored them; then they are removed
+//   GET  mocks           the mocks served ("Serve as mock"), each with its summary and mismatches
+//   POST mocks           { name, capture, source } serves a capture (JSONL/HAR text) as target mock-<name>
+//   DELETE mocks/<name>  stops serving it (mocks-api.ts)
 //   *    forward/<id>    forwards to a "via relay" target and streams the answer back
-
-function json(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
 
 // The page's origin to name in CORS headers: the one it used (127.0.0.1 or localhost).
 function corsOrigin(req: IncomingMessage): string {
@@ -63,24 +62,14 @@ function preflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
-// Reads a small JSON request body; undefined (after answering) when it is not one.
-async function readJson(req: IncomingMessage, res: ServerResponse, what: string, limit: number, example: string): Promise<{ value: unknown } | undefined> {
-  const bytes = await readBody(req, limit);
-  if (!bytes) {
-    refuse(res, 413, `${what} too large (limit ${limit / (1024 * 1024)} MiB).`);
-    return undefined;
-  }
-  try {
-    return { value: JSON.parse(new TextDecoder().decode(bytes)) };
-  } catch {
-    refuse(res, 400, `${what} must be JSON: ${example}.`);
-    return undefined;
-  }
-}
-
 // Attached stdio servers (wrap --serve): the page reaches each at its same-origin endpoint.
 function stdioTargets(ctx: RelayContext, req: IncomingMessage): { id: string; name: string; url: string }[] {
   return ctx.stdio.names().map((n) => ({ id: `${STDIO_TARGET_PREFIX}${n}`, name: n, url: `${ownOrigin(req)}${STDIO_PAGE_PATH}${n}` }));
+}
+
+// Mocks served by the page: the page (its Console) reaches each through its forwarder.
+function mockTargets(ctx: RelayContext, req: IncomingMessage): { id: string; name: string; url: string }[] {
+  return ctx.mocks.names().map((n) => ({ id: `${MOCK_TARGET_PREFIX}${n}`, name: n, url: `${ownOrigin(req)}/relay/api/forward/${MOCK_TARGET_PREFIX}${n}` }));
 }
 
 /** Routes one /relay/api/<segments> request after checking it comes from the page. */
@@ -99,11 +88,13 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
     const url = new URL(req.url ?? '/', 'http://relay.invalid');
     const route = rest.length === 1 ? ctx.route(req, targetId, url.searchParams) : undefined;
     if (!route) {
-      const known = ctx.targets.list('').map((t) => t.id).join(', ');
+      const known = [...ctx.targets.list('').map((t) => t.id), ...ctx.mocks.names().map((n) => `${MOCK_TARGET_PREFIX}${n}`)].join(', ');
       return refuse(res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: the relay forwards only to watched targets (known: ${known}). Add the target in the inspector, which sends its list to the relay.`);
     }
     return ctx.bounded(res, () => relayExchange(req, res, route, pagePolicy(req)));
   }
+
+  if (name === 'mocks') return handleMocksApi(ctx, req, res, method, rest);
 
   if (name === 'events' && rest.length === 0 && method === 'GET') return ctx.pages.add(res);
 
@@ -142,7 +133,7 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
   }
 
   if (name === 'targets' && rest.length === 0) {
-    if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)), stdio: stdioTargets(ctx, req) });
+    if (method === 'GET') return json(res, 200, { targets: ctx.targets.list(ctx.demoUrl(req)), stdio: stdioTargets(ctx, req), mocks: mockTargets(ctx, req) });
     if (method === 'PUT' || method === 'POST') {
       const body = await readJson(req, res, 'The target list', 1024 * 1024, '[{ "id": "local", "url": "http://localhost:3000/mcp" }]');
       if (!body) return;
@@ -167,5 +158,5 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
     });
   }
 
-  return refuse(res, 404, 'Unknown relay API call. The page API is: GET info, GET/PUT targets, GET events, POST backlog, POST backlog/ack, and forward/<target>.');
+  return refuse(res, 404, 'Unknown relay API call. The page API is: GET info, GET/PUT targets, GET events, POST backlog, POST backlog/ack, GET/POST mocks, DELETE mocks/<name>, and forward/<target>.');
 }

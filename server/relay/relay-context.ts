@@ -5,6 +5,7 @@ import type { ExchangeRecord } from '../../worker/protocol.js';
 import type { Backlog } from './backlog.js';
 import type { CaptureFile } from './capture-file.js';
 import type { ExchangeRecorder, ExchangeStart } from './exchange-recorder.js';
+import type { MockHost } from './mock-host.js';
 import type { PageHub } from './page-hub.js';
 import type { RelayRoute } from './relay-exchange.js';
 import type { StdioAttachments } from './stdio-attach.js';
@@ -29,6 +30,10 @@ export interface RelayContext {
   demoUrl(req: IncomingMessage): string;
   /** Stdio servers attached by `wrap --serve`, each a target `stdio-<name>`. */
   stdio: StdioAttachments;
+  /** Mocks the page serves ("Serve as mock"), each a target `mock-<name>`. */
+  mocks: MockHost;
+  /** The most bytes of a capture the page may hand over for one mock. */
+  maxMockBytes: number;
   /** Takes a record made elsewhere (a stdio wrap) into the capture path, in the relay's
    *  session; `stage` 'event' when a held open record grew (default: by its state). */
   ingest(record: ExchangeRecord, stage?: 'request' | 'event' | 'end'): void;

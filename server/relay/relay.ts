@@ -12,6 +12,7 @@ import { infoFilePath, removeInfoFile, writeInfoFile } from './info-file.js';
 import { handlePageLogin, pageLoginUrl } from './page-login.js';
 import { freshSecret, NONCE_PARAM, PROOF_PATH, proofFor, validNonce } from './proof.js';
 import { handlePageApi } from './page-api.js';
+import { DEFAULT_MAX_MOCKS, MOCK_TARGET_PREFIX, MockHost } from './mock-host.js';
 import type { RelayContext } from './relay-context.js';
 import { PageHub } from './page-hub.js';
 import { DEFAULT_RECORDING_BUDGET, RecordingBudget } from './recording-budget.js';
@@ -65,6 +66,8 @@ export interface RelayOptions {
   stdio?: { timeoutMs?: number; maxWaiting?: number };
   /** Targets given at start (`--target`): routed like the page's, whatever list the page sends. */
   pinnedTargets?: readonly { id: string; url: string }[];
+  /** Mocks served at once ("Serve as mock", mock-host.ts; default 8) and the largest capture one is built from (default 32 MiB). */
+  mocks?: { max?: number; maxCaptureBytes?: number };
 }
 
 /** Pushes of one streaming exchange to pages are at most this often (the last always goes). */
@@ -176,6 +179,7 @@ export function createRelay(opts: RelayOptions): Relay {
   let demo: DemoHandler | undefined;
   const getDemo = () => (demo ??= opts.createDemo());
   const stdio = new StdioAttachments(opts.stdio);
+  const mocks = new MockHost(opts.mocks?.max ?? DEFAULT_MAX_MOCKS);
   // Open records from wraps, held so later sends are deltas; bounded like relayed exchanges.
   const ingested = new IngestedRecords(budget, maxRecorded, (record, stage) => ctx.ingest(record, stage));
 
@@ -227,6 +231,8 @@ export function createRelay(opts: RelayOptions): Relay {
     bounded: async (_res, work) => work(),
     demoUrl: (req) => `${ownOrigin(req)}/demo/mcp`,
     stdio,
+    mocks,
+    maxMockBytes: opts.mocks?.maxCaptureBytes ?? 32 * 1024 * 1024,
     ingest(record, stage) {
       // The same id arrives again as the exchange progresses: it keeps its first position.
       let at = ingestedSeq.get(record.id);
@@ -243,6 +249,9 @@ export function createRelay(opts: RelayOptions): Relay {
         // In-process: no loopback hop, and no dependence on knowing our own port.
         return { targetId, url: targetUrl(ctx.demoUrl(req), query), fetch: (r) => getDemo().fetch(r) };
       }
+      const mockName = mocks.nameOf(targetId);
+      // The captured URL names the mock; nothing listens there, the relay answers in-process.
+      if (mockName !== undefined) return { targetId, url: targetUrl(`${ownOrigin(req)}/relay/mock/${mockName}/mcp`, query), fetch: (r) => mocks.fetch(mockName, r) };
       const stdioName = stdio.nameOf(targetId);
       if (stdioName !== undefined) return { targetId, url: targetUrl(`${ownOrigin(req)}${STDIO_PAGE_PATH}${stdioName}`, query), fetch: (r) => stdio.fetch(stdioName, r) };
       const target = targets.get(targetId) ?? opts.pinnedTargets?.find((t) => t.id === targetId);
@@ -300,7 +309,7 @@ export function createRelay(opts: RelayOptions): Relay {
     }
     const route = ctx.route(req, targetId, query);
     if (!route) {
-      const known = targets.list('').map((t) => t.id).join(', ');
+      const known = [...targets.list('').map((t) => t.id), ...mocks.names().map((n) => `${MOCK_TARGET_PREFIX}${n}`)].join(', ');
       return refuseRecorded(req, res, 404, `Unknown target ${JSON.stringify(targetId.slice(0, 64))}: add it as a watched target in the inspector page (the page sends its targets to the relay), then retry. Known targets: ${known}.`, true);
     }
     await bounded(res, () => relayExchange(req, res, route, { maxRecordedBytes: maxRecorded, record: (start) => ctx.recorder(req, start) }));
@@ -386,6 +395,7 @@ export function createRelay(opts: RelayOptions): Relay {
       trailing.clear();
       pages.close();
       stdio.close();
+      mocks.close();
       if (infoFile) removeInfoFile(infoFile);
       ingested.clear();
       refusals.flush();

@@ -23,6 +23,7 @@ import { DemoTools } from './demo-tools.svelte.js';
 import { Devtools } from './devtools.svelte.js';
 import { guarded } from './guarded.js';
 import { HeldExchanges } from './held-exchanges.svelte.js';
+import { MockServe } from './mock-serve.svelte.js';
 import { Notices, type NoticeKind } from './notices.svelte.js';
 import { Sessions } from './sessions.svelte.js';
 import { SwLink } from './sw-link.js';
@@ -46,6 +47,8 @@ export class Inspector {
   readonly view = new Devtools(() => this.#analysis.api, () => this.sessions.viewing);
   readonly sessions: Sessions = new Sessions({ api: () => this.#analysis.api, view: this.view, say: (m) => this.say(m) });
   readonly transfer = new Transfer({ api: () => this.#analysis.api, sessions: this.sessions, view: this.view, say: (m, k) => this.say(m, k) });
+  /** "Serve as mock": the session on screen served behind the relay, edits, served mocks. */
+  readonly mocks = new MockServe({ api: () => this.#analysis.api, sessions: this.sessions, say: (m, k) => this.say(m, k) });
   /** The demo tool the toolbar calls, and the menu to choose it. */
   readonly demoTools = new DemoTools(async (body) => (await this.#analysis.api?.console.toolList(body)) ?? []);
   readonly held = new HeldExchanges({

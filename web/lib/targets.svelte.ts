@@ -28,6 +28,7 @@ export interface TargetsDeps {
 export class Targets {
   #list = $state.raw<TargetRecord[]>([]);
   #stdio = $state.raw<StdioTarget[]>([]);
+  #mocks = $state.raw<StdioTarget[]>([]);
   #timer: ReturnType<typeof setTimeout> | null = null;
   #disposed = false;
   readonly #deps: TargetsDeps;
@@ -40,6 +41,8 @@ export class Targets {
   get list(): readonly TargetRecord[] { return this.#list; }
   /** Stdio servers attached to the relay right now (re-read every STDIO_POLL_MS). */
   get stdio(): readonly StdioTarget[] { return this.#stdio; }
+  /** Mocks the relay serves ("Serve as mock"), each reached through the page's forwarder; re-read with the stdio servers. */
+  get mocks(): readonly StdioTarget[] { return this.#mocks; }
 
   /** Reads the stored targets, then (without waiting) tells the relay, adds the start targets and polls the stdio servers. */
   async start(): Promise<void> {
@@ -123,15 +126,21 @@ export class Targets {
     try {
       const res = await fetch(RELAY_TARGETS, { cache: 'no-store' });
       if (res.status === 404) again = false;
-      const body = res.ok ? ((await res.json()) as { stdio?: unknown }) : {};
+      const body = res.ok ? ((await res.json()) as { stdio?: unknown; mocks?: unknown }) : {};
       const next = Array.isArray(body.stdio) ? body.stdio.filter(isStdioTarget) : [];
-      const same = next.length === this.#stdio.length && next.every((t, i) => t.id === this.#stdio[i].id && t.url === this.#stdio[i].url);
-      if (!same) this.#stdio = next;
+      if (!sameTargets(next, this.#stdio)) this.#stdio = next;
+      const mocks = Array.isArray(body.mocks) ? body.mocks.filter(isStdioTarget) : [];
+      if (!sameTargets(mocks, this.#mocks)) this.#mocks = mocks;
     } catch {
       if (this.#stdio.length) this.#stdio = [];
+      if (this.#mocks.length) this.#mocks = [];
     }
     if (again && !this.#disposed) this.#timer = setTimeout(() => void this.#pollStdio(), STDIO_POLL_MS);
   }
+}
+
+function sameTargets(a: readonly StdioTarget[], b: readonly StdioTarget[]): boolean {
+  return a.length === b.length && a.every((t, i) => t.id === b[i].id && t.url === b[i].url);
 }
 
 function isStdioTarget(v: unknown): v is StdioTarget {

@@ -45,3 +45,10 @@ export function answerFor(round: RecordedRound, client: ClientSide): OutMessage[
     return out;
   });
 }
+
+/** One message as a text/event-stream frame (event name and id when recorded). */
+export function sseFrame(m: OutMessage): string {
+  let out = m.event !== undefined ? `event: ${m.event}\n` : '';
+  if (m.eventId !== undefined) out += `id: ${m.eventId}\n`;
+  return out + m.text.split('\n').map((l) => `data: ${l}\n`).join('') + '\n';
+}

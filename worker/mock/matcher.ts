@@ -50,6 +50,9 @@ export class MockMatcher {
   /** Rounds served, by call, for choosing among equal first requests and for the summary. */
   readonly served = new Map<RecordedCall, Set<number>>();
   readonly mismatches: string[] = [];
+  /** Each mismatch as parts: its message, and the closest recorded request and the JSON path
+   *  differences when one was found (the page lists them; the message says the same). */
+  readonly mismatchDetails: { message: string; reason: string; closest?: string; diff?: string }[] = [];
   readonly warnings: string[] = [];
   private readonly firstServes = new Map<RecordedCall, number>();
   private minted = 0;
@@ -170,11 +173,12 @@ export class MockMatcher {
     const near = against ? closestTo(against, round, method, params) : closestRequest(this.book, method, params, retry);
     if (!near) return this.fail(id, code, reason, `${why}; the recording holds no requests`);
     const diff = describeChanges(near.changes, near.omitted);
-    return this.fail(id, code, reason, `${why}. Closest recorded request: ${nameOf(near.call, near.round)}${diff ? `; differences: ${diff}` : ''}`, nameOf(near.call, near.round));
+    return this.fail(id, code, reason, `${why}. Closest recorded request: ${nameOf(near.call, near.round)}${diff ? `; differences: ${diff}` : ''}`, nameOf(near.call, near.round), diff);
   }
 
-  private fail(id: unknown, code: number, reason: string, message: string, closest?: string): Mismatch {
+  private fail(id: unknown, code: number, reason: string, message: string, closest?: string, diff?: string): Mismatch {
     this.mismatches.push(message);
+    this.mismatchDetails.push({ message, reason, ...(closest !== undefined ? { closest } : {}), ...(diff ? { diff } : {}) });
     return { kind: 'mismatch', id, error: { code, message: `mrtr-inspector mock: ${message}`, data: closest !== undefined ? { reason, closest } : { reason } } };
   }
 }

@@ -6,6 +6,7 @@ import { exportHar, exportJsonl, importCapture } from '../capture/index.js';
 import { toCurl, toFetch } from '../export/index.js';
 import { withoutCaptureExt } from '../export/file-name.js';
 import { ALL_RULES } from '../lint/rules/index.js';
+import { answerText, applyAnswerEdits, checkEditOf, type AnswerEdit } from '../mock/edit.js';
 import { sarifReport } from '../report/sarif.js';
 import type { StoredExchange } from '../storage/index.js';
 import { exportRecords, searchedRecords, wholeRecord } from '../view/body-reads.js';
@@ -64,13 +65,35 @@ export function createTransferService({ store, sessions, keyring, guard, checked
      * A session (or the filtered view) as HAR or JSONL text. Sanitised unless `keepSecrets`:
      * credentials, cookies, API-key headers and every user-entered key are redacted.
      */
-    exportCapture(session: string, opts: { format: 'har' | 'jsonl'; filter?: string; keepSecrets?: boolean; name?: string }): Promise<Answer<{ text: string; count: number; fileName: string }>> {
+    exportCapture(session: string, opts: { format: 'har' | 'jsonl'; filter?: string; keepSecrets?: boolean; name?: string; edits?: AnswerEdit[] }): Promise<Answer<{ text: string; count: number; fileName: string }>> {
       return guard(async () => {
-        const { records } = await exportRecords(await checkedOf(session), opts.filter ?? '');
+        const read = (await exportRecords(await checkedOf(session), opts.filter ?? '')).records;
+        // Edited answers (worker/mock/edit.ts) go into the copy exported, never into the session.
+        const records = opts.edits?.length ? applyAnswerEdits(read, opts.edits) : read;
         const sanitize = !opts.keepSecrets;
         const secrets = keyring.secretsForRedaction();
         const text = opts.format === 'har' ? exportHar(records, { sanitize, secrets }) : exportJsonl(records, { sanitize, secrets });
         return { text, count: records.length, fileName: `${safeName(withoutCaptureExt(opts.name ?? 'capture'))}.${opts.format === 'har' ? 'har' : 'jsonl'}` };
+      });
+    },
+
+    /** The recorded answer to an exchange's request as pretty JSON, to edit before serving a mock. */
+    answerOf(session: string, id: string): Promise<Answer<{ text: string } | { error: string }>> {
+      return guard(async () => {
+        const r = await wholeRecord(await modelOf(session), id);
+        if (!r) return { error: `No exchange ${JSON.stringify(id)} in this session.` };
+        const got = answerText(r);
+        return got.ok ? { text: got.text } : { error: got.error };
+      });
+    },
+
+    /** Checks an edited answer for an exchange: null when it is good, else what is wrong and where. */
+    checkEdit(session: string, id: string, text: string): Promise<Answer<string | null>> {
+      return guard(async () => {
+        const r = await wholeRecord(await modelOf(session), id);
+        if (!r) return `No exchange ${JSON.stringify(id)} in this session.`;
+        const got = checkEditOf(r, text);
+        return got.ok ? null : got.error;
       });
     },
 

@@ -113,6 +113,19 @@ describe('on start', () => {
     expect(log.filter((l) => l === `GET ${RELAY_TARGETS}`).length).toBe(polls);
   });
 
+  it('lists the mocks the relay serves beside the stdio servers, and drops a stopped one', async () => {
+    vi.useFakeTimers();
+    let mocks: unknown[] = [{ id: 'mock-wizard', name: 'wizard', url: '/relay/api/forward/mock-wizard' }, { id: 'mock-bad' }];
+    const { t } = setup((url, init) => (url === RELAY_TARGETS && !init?.method ? json({ stdio: [], mocks }) : notFound()));
+    await t.start();
+    await vi.waitFor(() => expect(t.mocks.map((m) => m.id)).toEqual(['mock-wizard']));
+    expect(t.stdio).toEqual([]);
+    mocks = [];
+    await vi.advanceTimersByTimeAsync(STDIO_POLL_MS);
+    expect(t.mocks).toEqual([]);
+    t.dispose();
+  });
+
   it('stops asking for stdio servers when there is no relay (404)', async () => {
     vi.useFakeTimers();
     const { t, log } = setup(notFound);
