@@ -8,6 +8,12 @@
 // is still open; pairing keys on the open set only, and a reused open id closes the older
 // record as aborted rather than letting two records wait for one answer.
 //
+// Hazard: lines read together share one clock reading, so two lines' times could not say
+// which came first, and the legacy threader judges which call a server request belongs to
+// by what came before it (worker/thread/legacy.ts). Each line's time is therefore made a
+// microsecond later than the line before it (in either direction) when the clock has not
+// moved: times stay true to the millisecond, and their order is the order on the wire.
+//
 // Hazard: the server decides how much it says. A record keeps at most `maxRecorded` bytes of
 // what the server said (progress, logs, the answer), as the relay keeps of a body, and all
 // open records together at most what the shared budget allows; the rest is counted, not
@@ -59,6 +65,9 @@ interface Open {
   full: boolean;
 }
 
+/** How much later than the previous line a line read at the same time is stamped (1 µs). */
+export const WIRE_STEP_MS = 0.001;
+
 // A JSON-RPC message's id as a map key: 1 and "1" are different ids.
 const idKey = (id: unknown): string => JSON.stringify(id) ?? 'undefined';
 
@@ -85,6 +94,8 @@ export class StdioPairing {
   readonly #max: number;
   #seq = 0;
   #ids = 0;
+  /** The time given to the last line, in either direction. */
+  #lastT = -Infinity;
 
   constructor(o: PairingOptions) {
     this.#o = o;
@@ -100,7 +111,8 @@ export class StdioPairing {
   }
 
   /** A line the client wrote to the server (without its newline). */
-  clientLine(text: string, t = this.#now(), line?: LineInfo): void {
+  clientLine(text: string, at = this.#now(), line?: LineInfo): void {
+    const t = this.#wireTime(at);
     const msg = line?.totalBytes !== undefined ? cutRequest(text, line.tail ?? '') : parse(text);
     const requests = Array.isArray(msg) ? msg.filter(isRequest) : isRequest(msg) ? [msg] : [];
     if (requests.length === 0) {
@@ -132,7 +144,8 @@ export class StdioPairing {
   }
 
   /** A line the server wrote to the client (without its newline). */
-  serverLine(text: string, t = this.#now(), line?: LineInfo): void {
+  serverLine(text: string, at = this.#now(), line?: LineInfo): void {
+    const t = this.#wireTime(at);
     const cut = line?.totalBytes !== undefined;
     const msg = cut ? cutAnswer(text, line.tail ?? '') : parse(text);
     const answers = Array.isArray(msg) ? msg.filter(isAnswer) : isAnswer(msg) ? [msg] : [];
@@ -225,6 +238,12 @@ export class StdioPairing {
   #release(o: Open): void {
     this.#o.budget?.give(o.taken);
     o.taken = 0;
+  }
+
+  // The line's time, later than the previous line's: wire order survives a shared reading.
+  #wireTime(at: number): number {
+    this.#lastT = at > this.#lastT ? at : this.#lastT + WIRE_STEP_MS;
+    return this.#lastT;
   }
 
   #onlyOpen(): Open | undefined {

@@ -6,7 +6,9 @@
 // or disagrees with the body is refused here with 400 and -32020 (shttp:580-603). A stdio
 // server never sees headers, so passing it on would let it answer, and lint would then blame
 // the stdio server (http/mismatch-accepted) for what the front accepted. The check is the
-// lint rules' own (requestHeaderProblems), so the two can never disagree.
+// lint rules' own (requestHeaderProblems; taskHeaderProblems for the tasks extension's
+// tasks/get, tasks/update and tasks/cancel, whose Mcp-Name is params.taskId), so the two
+// can never disagree.
 //
 // Era: a stdio server is one process with one connection, and a server that speaks both
 // eras picks one from its opening message for the connection's life (the SDK v2's
@@ -19,6 +21,7 @@ import type { Era, HeaderPair, RpcMessage } from '../../worker/protocol.js';
 import { eraOfRequest } from '../../worker/decode/era.js';
 import { classifyMessage } from '../../worker/decode/jsonrpc.js';
 import { requestHeaderProblems } from '../../worker/lint/rules/support-http.js';
+import { taskHeaderProblems } from '../../worker/lint/rules/support-task-header.js';
 
 /** The header on `POST /relay/stdio-attach/<name>` by which wrap says the era its server
  *  process already speaks (it outlives an inspector restart; the relay does not). */
@@ -55,9 +58,9 @@ export function headerRefusal(msg: Record<string, unknown>, headers: Headers): s
   headers.forEach((value, name) => pairs.push({ name, value }));
   const m = asClientMessage(msg);
   if (eraOfRequest(pairs, [m]) !== '2026-07-28') return null;
-  const problems = requestHeaderProblems(pairs, [m]).filter((p) => p.message.kind === 'request');
+  const problems = [...requestHeaderProblems(pairs, [m]), ...taskHeaderProblems(pairs, [m])].filter((p) => p.message.kind === 'request');
   if (problems.length === 0) return null;
-  return `Header mismatch: ${problems.map((p) => `${p.header} ${p.what}`).join('; ')}. A 2026-07-28 request must carry MCP-Protocol-Version, Mcp-Method and (for tools/call, prompts/get, resources/read) Mcp-Name matching its body.`;
+  return `Header mismatch: ${problems.map((p) => `${p.header} ${p.what}`).join('; ')}. A 2026-07-28 request must carry MCP-Protocol-Version, Mcp-Method and Mcp-Name matching its body (the name for tools/call, prompts/get and resources/read; params.taskId for tasks/get, tasks/update and tasks/cancel).`;
 }
 
 const eraWords = (e: Era) => (e === 'legacy' ? '2025-era (legacy, initialize first)' : '2026-07-28');

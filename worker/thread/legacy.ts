@@ -4,7 +4,8 @@
 // Hazard: a GET stream starts before the calls it serves and its events arrive later, and
 // an answer can be POSTed before we have seen the request it answers (out-of-order
 // captures). Whatever cannot be placed yet is kept and placed again in `settle`.
-import type { Conversation, DecodedExchange, ExchangeRecord, LegacyInteraction, RpcMessage } from '../protocol.js';
+import type { Conversation, DecodedExchange, ExchangeRecord, LegacyInteraction, Round, RpcMessage } from '../protocol.js';
+import { callNames, namedBy, serverRequestNames, type Names } from './legacy-evidence.js';
 import { canonicalJson } from './round.js';
 
 interface Pending {
@@ -21,6 +22,14 @@ export class LegacyLinker {
   private readonly sessionOf = new Map<Conversation, string>();
   private orphanAnswers: OrphanAnswer[] = [];
   private orphanRequests: OrphanServerRequest[] = [];
+  /** What each round's request names (progress token, task), for server requests that say. */
+  private readonly names = new WeakMap<Round, Names>();
+
+  /** Remembers what a round's request names, should a server request name it back. */
+  note(round: Round, request: RpcMessage): void {
+    const n = callNames(request);
+    if (n.progressToken !== undefined || n.taskId !== undefined) this.names.set(round, n);
+  }
 
   /** Remembers which session a conversation belongs to. */
   track(conv: Conversation, session: string): void {
@@ -63,11 +72,17 @@ export class LegacyLinker {
     return true;
   }
 
-  // A 2025-era server request names no call on the wire (the SDK 1.x hands its call's id to
-  // the transport, which over HTTP picks that call's SSE stream; stdio and a GET stream have
-  // one stream for all). With several calls in flight, those answered before the client
-  // answered this request are ruled out: a handler waits for the answer to what it asked.
-  // Whatever stays ambiguous is left unjoined, never guessed.
+  // A 2025-era server request rarely names its call on the wire: the SDK 1.x hands the call's
+  // id to the transport, which over HTTP picks that call's SSE stream; stdio and a GET stream
+  // have one stream for all. In this order:
+  // 1. it names the call: its `_meta.progressToken` is the call's, or its `_meta` related-task
+  //    is the task the call reads or belongs to (legacy-evidence.ts);
+  // 2. the wire order: only calls sent before it and not yet answered when it came can have
+  //    asked it (on stdio the times keep the wire's order, stdio-pairing.ts);
+  // 3. a handler waits for the answer to what it asked, so calls answered before the client
+  //    answered this request are ruled out.
+  // Whatever stays ambiguous is left unjoined, never guessed: several calls waiting on one
+  // pipe when the client answered leave nothing that says which asked.
   private stillWaiting(inFlight: { c: Conversation; r: number }[], m: RpcMessage, session: string): { c: Conversation; r: number }[] {
     const key = pendingKey(session, m.id ?? null);
     const answer = this.orphanAnswers.find((o) => o.message.t >= m.t && pendingKey(o.session, o.message.id ?? null) === key);
@@ -87,7 +102,8 @@ export class LegacyLinker {
         if (r.sentAt <= m.t && (r.answeredAt === null || r.answeredAt >= m.t) && r.requestId !== null) inFlight.push({ c, r: i });
       });
     }
-    const candidates = inFlight.length > 1 ? this.stillWaiting(inFlight, m, session) : inFlight;
+    const named = namedBy(serverRequestNames(m), inFlight, ({ c, r }) => this.names.get(c.rounds[r]));
+    const candidates = named.length > 0 ? named : inFlight.length > 1 ? this.stillWaiting(inFlight, m, session) : inFlight;
     if (candidates.length !== 1) return false;
     const { c, r } = candidates[0];
     const it: LegacyInteraction = { exchange: record.seq, stream: m.stream, id: m.id ?? null, method: m.method ?? '?', t: m.t };

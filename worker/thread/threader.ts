@@ -162,6 +162,7 @@ export class Threader {
   private addRequest(record: ExchangeRecord, decoded: DecodedExchange, index: number, session: string): void {
     const m = decoded.sent[index];
     const round = buildRound(record, decoded, index);
+    this.legacy.note(round, m);
     const method = m.method ?? '?';
     const name = targetName(method, m.params);
     const shape = new CallShape(method, m.params);

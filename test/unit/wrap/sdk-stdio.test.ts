@@ -4,7 +4,7 @@
 // the client's side of the pipe; the capture the wrap wrote must thread into exactly that.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type ElicitRequestParams } from '@modelcontextprotocol/client';
@@ -22,10 +22,12 @@ import { eventually } from '../relay/relay-harness.js';
 beforeAll(buildCliIfStale, 120_000);
 
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+// MRTR_RELAY_DIR beside the capture: an inspector of the user's running on this machine must
+// not be found (wrap would post to it and write nothing to the file).
 const wrapped = (name: string, file: string, server: string) => ({
   command: process.execPath,
   args: ['cli/bin.js', 'wrap', '--name', name, '--capture', file, '--', process.execPath, TSX, server],
-  env: { PATH: process.env.PATH ?? '', MRTR_RELAY_TOKEN: '' },
+  env: { PATH: process.env.PATH ?? '', MRTR_RELAY_TOKEN: '', MRTR_RELAY_DIR: dirname(file) },
   stderr: 'pipe' as const,
 });
 
@@ -180,5 +182,50 @@ describe('real SDK peers through mrtr-inspector wrap', () => {
     // which asked, so it joins legacy_summarize or nothing, never legacy_confirm.
     const s = a.conversations.find((x) => x.name === 'legacy_summarize')!;
     expect((s.rounds[0].legacy ?? []).map((x) => x.method).filter((m) => m !== 'sampling/createMessage')).toEqual([]);
+  }, 90_000);
+
+  it('four SDK 1.32 calls at once to a server-everything-like server: its elicitation joins the call that asked it, and a sampling request answered while two asking calls waited stays unjoined, never joined to the wrong call', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mrtr-wrap-legacy-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'c.jsonl');
+    const transport = new LegacyStdioClientTransport(wrapped('everything', file, 'test/peers/stdio/everything-like-server.ts'));
+    const client = new LegacyClient({ name: 'legacy-peer', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+    // What reached the client's handlers (ground truth: each tool asks one thing of its own).
+    const asked: { method: string; meta: unknown }[] = [];
+    // The user answers the form once every other call is back; the model answers at once.
+    let othersBack!: () => void;
+    const others = new Promise<void>((r) => (othersBack = r));
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push({ method: req.method, meta: req.params._meta });
+      await others;
+      return { action: 'accept', content: { color: 'blue' } };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+      asked.push({ method: req.method, meta: req.params._meta });
+      return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'fake', stopReason: 'endTurn' };
+    });
+    await client.connect(transport);
+    const sample = client.callTool({ name: 'sampleLLM', arguments: { prompt: 'x' } });
+    const elicit = client.callTool({ name: 'startElicitation', arguments: {} });
+    const quick = [client.callTool({ name: 'echo', arguments: { message: 'm' } }), client.callTool({ name: 'add', arguments: { a: 1, b: 2 } })];
+    void Promise.all([sample, ...quick]).then(() => othersBack());
+    const results = await Promise.all([sample, elicit, ...quick]);
+    expect(results.map((r) => r.isError ?? false)).toEqual([false, false, false, false]);
+    await client.close();
+    // Nothing in the server's requests names the call (SDK 1.x keeps relatedRequestId off stdio).
+    expect(asked.map((a) => a.meta)).toEqual([undefined, undefined]);
+
+    // initialize, four calls and the client's two answers carry ids.
+    const records = await readCapture(file, 7);
+    const a = await analyze(records);
+    const joined = (name: string) => a.conversations.find((x) => x.name === name)!.rounds.flatMap((r) => r.legacy ?? []).map((x) => x.method);
+    // When the user answered, every other call was back: only startElicitation was waiting.
+    expect(joined('startElicitation')).toEqual(['elicitation/create']);
+    const e = a.conversations.find((x) => x.name === 'startElicitation')!;
+    expect(e.rounds[0].legacy![0].answeredIn).toBeGreaterThan(e.rounds[0].exchange);
+    // The model answered while sampleLLM and startElicitation both waited, and the request
+    // names neither: left open, on no call.
+    for (const name of ['sampleLLM', 'echo', 'add']) expect(joined(name), name).toEqual([]);
+    expect(a.findings.filter((f) => f.rule.startsWith('http/') || f.rule.startsWith('legacy/'))).toEqual([]);
   }, 90_000);
 });

@@ -102,6 +102,33 @@ describe('wrap --serve: one process, one era; headers checked at the front', () 
     expect(rules).toContain('http/name-header');
   }, 60_000);
 
+  it('refuses a tasks/get, tasks/update or tasks/cancel whose Mcp-Name is missing or is not its params.taskId (400, -32020, TASK-006), passes the right one on, and lint blames the client alone', async () => {
+    h = await startRelay();
+    children.push(serve(h, 'echo', [process.execPath, ECHO_SERVER]));
+    await attached(h, 'stdio-echo');
+    const path = `/relay/${TOKEN}/stdio-echo`;
+    const meta = modernCall(0, 'x').params._meta;
+    const task = (id: number, method: string, taskId: string) => ({ jsonrpc: '2.0', id, method, params: { taskId, _meta: meta } });
+    const headers = (method: string, name?: string): Record<string, string> => ({ 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name === undefined ? {} : { 'mcp-name': name }) });
+    const missing = await post(h, path, task(1, 'tasks/get', 't-1'), headers('tasks/get'));
+    expect(missing.status).toBe(400);
+    expect(missing.json()).toMatchObject({ id: 1, error: { code: -32020, message: expect.stringContaining('Mcp-Name is missing but params.taskId is "t-1"') } });
+    const other = await post(h, path, task(2, 'tasks/cancel', 't-1'), headers('tasks/cancel', 't-2'));
+    expect(other.status).toBe(400);
+    expect(other.json()).toMatchObject({ id: 2, error: { code: -32020, message: expect.stringContaining('Mcp-Name is "t-2" but params.taskId is "t-1"') } });
+    // Sentinel-encoded, as a taskId outside the header's characters is sent.
+    const encoded = await post(h, path, task(3, 'tasks/update', 'tâche-1'), headers('tasks/update', `=?base64?${Buffer.from('tâche-1').toString('base64')}?=`));
+    expect(encoded.status).toBe(200);
+    expect(encoded.json()).toMatchObject({ id: 3, result: { echo: { taskId: 'tâche-1' } } });
+    const right = await post(h, path, task(4, 'tasks/get', 't-1'), headers('tasks/get', 't-1'));
+    expect(right.status).toBe(200);
+    await h.relay.close();
+    const { records } = parseJsonl(await readFile(h.jsonl, 'utf8'));
+    const findings = (await analyze(records)).findings;
+    expect(findings.filter((f) => f.rule === 'tasks/name-header').map((f) => f.exchange).length).toBe(2);
+    expect(findings.map((f) => f.rule)).not.toContain('http/mismatch-accepted');
+  }, 60_000);
+
   it('keeps the era a wrap reports for its running server across a re-attach, and notes it on a refusal of the other era', async () => {
     h = await startRelay();
     // An attach as a wrap whose server already speaks 2026-07-28 makes it (a restarted inspector).

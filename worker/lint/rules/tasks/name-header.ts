@@ -1,10 +1,11 @@
 // On HTTP, Mcp-Name carries the taskId of tasks/* requests, so a load balancer can route
 // them to the instance holding the task.
 import type { ExchangeRule } from '../../rule.js';
-import { decodeHeaderValue, header } from '../../../decode/headers.js';
+import { header } from '../../../decode/headers.js';
 import { taskIdOf } from '../../../decode/task.js';
 import { describe, isModernPost, show } from '../support.js';
 import { taskRequests } from '../support-task.js';
+import { taskNameProblem } from '../support-task-header.js';
 
 /** tasks:509-511. */
 export const tasksNameHeader: ExchangeRule = {
@@ -24,13 +25,7 @@ export const tasksNameHeader: ExchangeRule = {
     for (const { request } of requests) {
       const taskId = taskIdOf(request.params);
       if (taskId === null) continue;
-      let what: string | null = null;
-      if (raw === undefined) what = 'is missing';
-      else {
-        const v = decodeHeaderValue(raw.trim());
-        if (!v.ok) what = `cannot be decoded (${v.problem})`;
-        else if (v.value !== taskId) what = `is ${show(v.value)}`;
-      }
+      const what = taskNameProblem(raw, taskId);
       if (what === null) continue;
       report({ exchange: d.seq, message: `Mcp-Name ${what} on ${describe(request)}, whose params.taskId is ${show(taskId)}; send Mcp-Name equal to the taskId on tasks/get, tasks/update and tasks/cancel` });
     }
