@@ -34,6 +34,11 @@ export function createCheckService({ link, keyring }: Pick<ServiceContext, 'link
       });
     },
 
+    /** The budget every check runs with (the CLI's defaults), for the panel to state. */
+    defaults(): { maxCalls: number; maxTimeMs: number; concurrency: number; maxWaitMs: number } {
+      return { maxCalls: CHECK_DEFAULTS.maxCalls, maxTimeMs: CHECK_DEFAULTS.maxTimeMs, concurrency: CHECK_DEFAULTS.concurrency, maxWaitMs: CHECK_DEFAULTS.maxWaitMs };
+    },
+
     /** Whether a check is running now. */
     running(): boolean {
       return running !== null;
