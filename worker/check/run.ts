@@ -134,7 +134,7 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
     } else for (const mode of ['decline', 'cancel'] as const) result(call.target, mode, 'not-applicable', 'the call asked for no form');
     if (tasks && call.method === 'tools/call') {
       at(call.target, 'task');
-      const t = await driveTask(call, ctx);
+      const t = await driveTask(call, ctx, checkRun);
       records.push(...t.records);
       result(call.target, 'task', t.verdict, t.detail, t.records[0]?.id);
     }

@@ -62,6 +62,11 @@ describe('Check this server, in the worker', () => {
     expect(kept.find((r) => r.id === modified.exchange)?.origin?.kind).toBe('tamper');
     const drive = v.targets[0].probes.find((p) => p.probe === 'drive')!;
     expect(kept.find((r) => r.id === drive.exchange)?.origin?.kind).toBe('check');
+    // All of it is labelled: the connect, the drives (tasks too) as one check run, the probes as tamper runs.
+    expect([...new Set(kept.map((r) => r.origin?.kind))].sort()).toEqual(['check', 'discovery', 'tamper']);
+    expect(new Set(kept.filter((r) => r.origin?.kind === 'check').map((r) => r.origin?.run)).size).toBe(1);
+    const task = v.targets[0].probes.find((p) => p.probe === 'task')!;
+    expect(kept.find((r) => r.id === task.exchange)?.origin?.kind).toBe('check');
     // Tools not ticked are listed as skipped, in the page's words.
     expect(v.skipped.find((s) => s.target === 'tools/call research_report')?.reason).toMatch(/may change data; tick it/);
     expect(steps.some((s) => /tools\/call confirm_action token-modified$/.test(s))).toBe(true);
