@@ -57,7 +57,7 @@ export class CheckState {
     this.#running = true;
     this.#stopping = false;
     this.#view = null;
-    this.#progress = { calls: 0, maxCalls: 0, target: 'server/discover' };
+    this.#progress = { calls: 0, maxCalls: this.#budget?.maxCalls ?? 0, target: 'server/discover' };
     try {
       const got = await api.check.start(endpoint, { allow: [...this.#allowed] }, proxy((p: CheckProgressView) => { if (this.#running) this.#progress = p; }));
       if (!got.ok) { this.#host.say(`Check: ${got.error.message}`); return; }
