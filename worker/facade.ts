@@ -7,6 +7,7 @@
 // services/context.ts). `life.lifeline` lets the page see a death that fires no event.
 import { expose } from 'comlink';
 import { createCaptureService } from './services/capture.js';
+import { createCheckService } from './services/check.js';
 import { createConsoleService } from './services/console.js';
 import { createContext } from './services/context.js';
 import { createFindingsService } from './services/findings.js';
@@ -20,6 +21,8 @@ import { createTransferService } from './services/transfer.js';
 
 export type * from './view/types.js';
 export type * from './view/console-types.js';
+export type * from './view/check-view.js';
+export type { CheckFormat } from './services/check.js';
 export type { UnsavedExchange } from './view/session-model.js';
 export type { FindingsEntry, FindingOccurrence, FindingsSummary } from './view/findings-summary.js';
 export type { ExchangePlace } from './view/exchange-place.js';
@@ -40,6 +43,7 @@ const api = {
   tasks: createTasksService(ctx),
   tamper: createTamperService(ctx),
   replay: createReplayService(ctx),
+  check: createCheckService(ctx),
 };
 
 /** Every service the page may call, by namespace. */

@@ -104,13 +104,15 @@ export interface ExchangeRecord {
  * request of a step-through; `step`: a retry answered there; `edit`: a retry or a captured
  * request edited by hand before sending; `resend`: a captured request sent again unchanged;
  * `fork`: an earlier retry sent again with other answers; `tamper`: a tamper test; `replay`:
- * a session replay. Exchanges sent together by one action (a connect, "Run all tamper
- * tests", a replay) share a `run` id, so views can show them as one group.
+ * a session replay; `check`: the calls `check` (CLI or the page's "Check this server") drives
+ * as a plain client (its probes are `tamper`). Exchanges sent together by one action (a
+ * connect, "Run all tamper tests", a replay, a check) share a `run` id, so views can show them
+ * as one group.
  */
-export type OriginKind = 'discovery' | 'call' | 'step' | 'edit' | 'resend' | 'fork' | 'tamper' | 'replay';
+export type OriginKind = 'discovery' | 'call' | 'step' | 'edit' | 'resend' | 'fork' | 'tamper' | 'replay' | 'check';
 
 /** Every OriginKind, in the order views list them. */
-export const ORIGIN_KINDS: readonly OriginKind[] = ['discovery', 'call', 'step', 'edit', 'resend', 'fork', 'tamper', 'replay'];
+export const ORIGIN_KINDS: readonly OriginKind[] = ['discovery', 'call', 'step', 'edit', 'resend', 'fork', 'tamper', 'replay', 'check'];
 
 export interface ConsoleOrigin {
   kind: OriginKind;

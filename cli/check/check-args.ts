@@ -1,5 +1,6 @@
 // Command-line parsing for `mrtr-inspector check`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
+import { CHECK_DEFAULTS } from '../../worker/check/defaults.js';
 
 /** The parsed `check` command. */
 export interface CheckCommand {
@@ -125,8 +126,9 @@ export function parseCheckCommand(argv: readonly string[]): CheckCommand | Usage
   const args = parseToolArgs(values.args ?? []);
   if (typeof args === 'string') return { kind: 'usage-error', message: args };
   const numbers = {
-    maxWait: positive('--max-wait', values['max-wait'], 5, true), maxCalls: positive('--max-calls', values['max-calls'], 2000),
-    maxTime: positive('--max-time', values['max-time'], 300), concurrency: positive('--concurrency', values.concurrency, 4), timeout: positive('--timeout', values.timeout, 30),
+    maxWait: positive('--max-wait', values['max-wait'], CHECK_DEFAULTS.maxWaitMs / 1000, true), maxCalls: positive('--max-calls', values['max-calls'], CHECK_DEFAULTS.maxCalls),
+    maxTime: positive('--max-time', values['max-time'], CHECK_DEFAULTS.maxTimeMs / 1000), concurrency: positive('--concurrency', values.concurrency, CHECK_DEFAULTS.concurrency),
+    timeout: positive('--timeout', values.timeout, CHECK_DEFAULTS.timeoutMs / 1000),
   };
   for (const v of Object.values(numbers)) if (typeof v === 'string') return { kind: 'usage-error', message: v };
   const n = numbers as Record<keyof typeof numbers, number>;

@@ -25,7 +25,7 @@ export async function runCheckCommand(cmd: CheckCommand, version: string): Promi
   if (!keys.ok) return (say(keys.message), 2);
   const target = cmd.stdio ? await stdioTarget(cmd.stdio, cmd.timeoutMs) : { url: cmd.url!, send: fetchTransport({ timeoutMs: cmd.timeoutMs }), close: async () => {} };
   if ('problem' in target) return (say(target.problem), 2);
-  const progress = process.stderr.isTTY ? (line: string) => process.stderr.write(`\r\x1b[2Kmrtr-inspector check: ${line.slice(0, 100)}`) : () => {};
+  const progress = process.stderr.isTTY ? ({ line }: { line: string }) => process.stderr.write(`\r\x1b[2Kmrtr-inspector check: ${line.slice(0, 100)}`) : () => {};
   let run;
   try {
     run = await runCheck({

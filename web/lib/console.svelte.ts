@@ -8,7 +8,7 @@ import type { ConsoleHost } from './console-host.js';
 /** Validates an elicitation form in the worker; with no errors, the ElicitResult to send. */
 export type FormChecker = (form: FormModel, values: Record<string, FieldValue>) => Promise<{ ok: boolean; errors: Record<string, string>; result?: Record<string, unknown> }>;
 
-export type ConsoleTab = 'call' | 'edit' | 'tamper' | 'replay' | 'traffic';
+export type ConsoleTab = 'call' | 'edit' | 'tamper' | 'check' | 'replay' | 'traffic';
 export type Target = { method: 'tools/call'; name: string } | { method: 'prompts/get'; name: string } | { method: 'resources/read'; uri: string };
 
 export class ConsoleState {

@@ -1,12 +1,13 @@
 // The list's rows with Console runs folded: the conversations one Console action sent
-// together share a run id; a connect's discovery calls and a tamper run show as one group
+// together share a run id; a connect's discovery calls, a tamper run and the calls a check
+// drove show as one group
 // row, at the place of the run's first conversation, that opens to show them. A replay is
 // left unfolded: it is a session of its own, and its rows are what that session is for.
 // Pure: the list component renders what this returns.
 import type { ConversationSummary, FindingCounts, OriginKind } from '../../worker/facade.js';
 
 /** The origins whose runs fold into one row. */
-const FOLDED: ReadonlySet<OriginKind | undefined> = new Set<OriginKind | undefined>(['discovery', 'tamper']);
+const FOLDED: ReadonlySet<OriginKind | undefined> = new Set<OriginKind | undefined>(['discovery', 'tamper', 'check']);
 
 export type ListEntry =
   | { kind: 'row'; item: ConversationSummary; member: boolean }
@@ -53,6 +54,7 @@ export function runLabel(origin: OriginKind | null): string {
     case 'discovery': return 'discovery on connect';
     case 'tamper': return 'tamper tests';
     case 'replay': return 'replay';
+    case 'check': return 'Check this server';
     default: return origin ? `${origin} run` : 'Console run';
   }
 }

@@ -13,8 +13,9 @@ export interface Budget {
   readonly exhausted: string | undefined;
 }
 
-/** Wraps `send` with a cap on requests, on wall time from now, and on requests in flight. */
-export function budgeted(send: Transport, opts: { maxCalls?: number; maxTimeMs?: number; concurrency?: number; now?: () => number }): Budget {
+/** Wraps `send` with a cap on requests, on wall time from now, and on requests in flight;
+ *  once `signal` is aborted (the page's Stop) nothing more is sent. */
+export function budgeted(send: Transport, opts: { maxCalls?: number; maxTimeMs?: number; concurrency?: number; now?: () => number; signal?: AbortSignal }): Budget {
   const now = opts.now ?? Date.now;
   const deadline = opts.maxTimeMs !== undefined ? now() + opts.maxTimeMs : Infinity;
   const limit = Math.max(1, opts.concurrency ?? 4);
@@ -42,6 +43,7 @@ export function budgeted(send: Transport, opts: { maxCalls?: number; maxTimeMs?:
     async send(req: ConsoleRequest) {
       await acquire();
       try {
+        if (opts.signal?.aborted) return refuse('stopped by the user');
         if (opts.maxCalls !== undefined && calls >= opts.maxCalls) return refuse(`the budget of ${opts.maxCalls} requests is spent`);
         if (now() >= deadline) return refuse(`the time budget of ${Math.round((opts.maxTimeMs ?? 0) / 1000)} s is spent`);
         calls++;

@@ -29,6 +29,10 @@ export interface ProbeContext {
   foreignToken?: string;
   maxWaitMs: number;
   session?: string;
+  /** How to wait for a token's expiry (the check's: it ends early on Stop). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Told before each probe starts sending (progress). */
+  starting?: (probe: ProbeId) => void;
 }
 
 const TAMPER_PROBE: Record<TamperTest, ProbeId> = {
@@ -47,8 +51,10 @@ type Asking = StepRound & { reading: Extract<RoundReading, { kind: 'input_requir
 /** Runs every probe on a driven call; `records` gets their traffic. */
 export async function probeCall(call: CheckCall, state: StepperState, ctx: ProbeContext, records: ExchangeRecord[]): Promise<ProbeResult[]> {
   const out: ProbeResult[] = [];
-  const result = (probe: ProbeId, verdict: ProbeVerdict, detail: string, run?: string) =>
-    out.push({ probe, target: call.target, verdict, ...PROBE_SPECS[probe], detail, ...(run !== undefined ? { run } : {}) });
+  const result = (probe: ProbeId, verdict: ProbeVerdict, detail: string, sent?: { run?: string; records: readonly ExchangeRecord[] }) =>
+    out.push({ probe, target: call.target, verdict, ...PROBE_SPECS[probe], detail,
+      ...(sent?.run !== undefined ? { run: sent.run } : {}), ...(sent?.records[0] ? { exchange: sent.records[0].id } : {}) });
+  const starting = ctx.starting ?? (() => {});
   // The deepest round that asked and was answered: its state carries the most (the answers
   // so far), so a changed byte lands on data rather than on the name the server routes on.
   const asking = [...state.rounds].reverse().find((r): r is Asking => r.reading.kind === 'input_required' && state.rounds.some((c) => c.parent === r.index));
@@ -88,21 +94,24 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
           result('token-expired', 'not-applicable', `the token expires at ${plan.schedule!.expiresAt}, later than --max-wait allows waiting`);
           continue;
         }
-        const r = await runTamperPlan(plan, ctx.send, { waitForSchedule: true, derivedFrom: asking.record.id, ...(ctx.session !== undefined ? { session: ctx.session } : {}) });
-        records.push(...r.records);
         const probe = TAMPER_PROBE[plan.test];
+        starting(probe);
+        const r = await runTamperPlan(plan, ctx.send, { waitForSchedule: true, derivedFrom: asking.record.id, ...(ctx.sleep ? { sleep: ctx.sleep } : {}), ...(ctx.session !== undefined ? { session: ctx.session } : {}) });
+        records.push(...r.records);
         const note = probe === 'token-parallel-reuse' && r.result.verdict === 'accepted' ? `; ${replayNote(oneTime, expiry)}` : '';
-        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail + note, r.records[0]?.origin?.run);
+        const run = r.records[0]?.origin?.run;
+        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail + note, { ...(run !== undefined ? { run } : {}), records: r.records });
       }
       for (const n of notRun) result(TAMPER_PROBE[n.test], 'not-applicable', n.detail);
     }
+    starting('token-truncated');
     const cut = token.slice(0, Math.floor(token.length / 2));
     const t = retryWith(cut, answers);
     const fresh = ctx.ids();
     const control = { request: toHttp(ctx.url, withoutMrtrFields(base, fresh)), id: fresh };
     const ex = await send([t], control);
     const v = judgeOne(ex.responses[0], t.id, 'mrtr/invalid-state-accepted', asked, [ex.responses[1], fresh], `sent the first ${cut.length} of ${token.length} characters; `);
-    result('token-truncated', v.verdict === 'accepted' ? 'failed' : v.verdict === 'rejected' ? 'passed' : 'not-applicable', v.detail, ex.run);
+    result('token-truncated', v.verdict === 'accepted' ? 'failed' : v.verdict === 'rejected' ? 'passed' : 'not-applicable', v.detail, ex);
   } else {
     for (const p of ['token-modified', 'token-truncated', 'token-other-tool', 'token-swapped', 'token-dropped', 'token-parallel-reuse', 'token-expired'] as const)
       result(p, 'not-applicable', 'the round issued no requestState');
@@ -113,30 +122,34 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
   if (state.status === 'complete' && last.parent !== null) {
     const lastAsk = state.rounds[last.parent].reading;
     const lastAsked = lastAsk.kind === 'input_required' ? Object.keys(lastAsk.inputRequests) : [];
+    starting('replay-after-complete');
     const id = ctx.ids();
     const body = { ...JSON.parse(last.request.body), id };
     const ex = await send([{ request: { ...last.request, body: JSON.stringify(body) }, id }]);
     const v = judgeOne(ex.responses[0], id, 'state/replayed', lastAsked, undefined, '');
     result('replay-after-complete', v.verdict === 'rejected' ? 'passed' : v.verdict === 'inconclusive' ? 'not-applicable' : replayVerdict(oneTime, expiry),
-      v.verdict === 'accepted' ? `${v.detail}; ${replayNote(oneTime, expiry)}` : v.detail, ex.run);
+      v.verdict === 'accepted' ? `${v.detail}; ${replayNote(oneTime, expiry)}` : v.detail, ex);
   } else result('replay-after-complete', 'not-applicable', `the call did not complete (${summarize(last.reading)})`);
 
   const state0 = typeof token === 'string' ? token : undefined;
   if (asked.length > 0) {
+    starting('responses-missing');
     const m = retryWith(state0, {});
     const ex = await send([m]);
     const r = ex.readings[0];
     const askedAgain = r.kind === 'input_required' && Object.keys(r.inputRequests).length > 0;
     // A tool error is an error too: M25 asks for a new question "rather than returning an error".
     result('responses-missing', askedAgain ? 'passed' : r.kind === 'failed' && r.status === 0 ? 'not-applicable' : 'warning',
-      askedAgain ? `asked again (${summarize(r)})` : r.kind === 'complete' && !isToolError(r) ? `went on without the answers it asked for (${summarize(r)})` : `answered with an error instead of asking again (${summarize(r)})`, ex.run);
+      askedAgain ? `asked again (${summarize(r)})` : r.kind === 'complete' && !isToolError(r) ? `went on without the answers it asked for (${summarize(r)})` : `answered with an error instead of asking again (${summarize(r)})`, ex);
 
+    starting('responses-unknown-key');
     const u = retryWith(state0, { ...answers, 'mrtr-inspector-unknown': { action: 'accept', content: {} } });
     const exU = await send([u]);
     const ru = exU.readings[0];
     result('responses-unknown-key', ru.kind === 'error' || (ru.kind === 'failed' && ru.status !== 0) ? 'warning' : ru.kind === 'failed' ? 'not-applicable' : 'passed',
-      ru.kind === 'error' || ru.kind === 'failed' ? `refused an extra key instead of ignoring it (${summarize(ru)})` : `ignored it (${summarize(ru)})`, exU.run);
+      ru.kind === 'error' || ru.kind === 'failed' ? `refused an extra key instead of ignoring it (${summarize(ru)})` : `ignored it (${summarize(ru)})`, exU);
 
+    starting('responses-wrong-kind');
     const wrong: Record<string, unknown> = {};
     for (const k of asked) wrong[k] = wrongKind(asking.reading.inputRequests[k]);
     const w = retryWith(state0, wrong);
@@ -144,26 +157,28 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
     const rw = exW.readings[0];
     const refused = rw.kind === 'error' || isToolError(rw) || (rw.kind === 'input_required' && Object.keys(rw.inputRequests).length > 0);
     result('responses-wrong-kind', refused ? 'passed' : rw.kind === 'failed' && rw.status === 0 ? 'not-applicable' : 'warning',
-      refused ? `refused or asked again (${summarize(rw)})` : rw.kind === 'failed' ? `no JSON-RPC answer (${summarize(rw)})` : `took answers of the wrong kind (${summarize(rw)})`, exW.run);
+      refused ? `refused or asked again (${summarize(rw)})` : rw.kind === 'failed' ? `no JSON-RPC answer (${summarize(rw)})` : `took answers of the wrong kind (${summarize(rw)})`, exW);
   } else for (const p of ['responses-missing', 'responses-unknown-key', 'responses-wrong-kind'] as const) result(p, 'not-applicable', 'the round asked for nothing (requestState only)');
 
   const changed = changedArguments(base);
   if (changed) {
+    starting('arguments-changed');
     const c = retryWith(state0, answers, changed.request);
     const ex = await send([c]);
     const v = judgeOne(ex.responses[0], c.id, 'mrtr/state-cross-request', asked, undefined, `${changed.detail}; `);
-    result('arguments-changed', v.verdict === 'accepted' ? 'warning' : v.verdict === 'rejected' ? 'passed' : 'not-applicable', v.detail, ex.run);
+    result('arguments-changed', v.verdict === 'accepted' ? 'warning' : v.verdict === 'rejected' ? 'passed' : 'not-applicable', v.detail, ex);
   } else result('arguments-changed', 'not-applicable', 'the call has no argument to change');
 
+  starting('retry-id');
   const firstId = state.rounds[0].id;
   const reused = retryWith(state0, answers, base, firstId);
   const exR = await send([reused]);
   const rr = exR.readings[0];
   const newIdOk = retry.reading.kind !== 'failed';
-  if (rr.kind === 'failed' && rr.status >= 200 && rr.status < 300) result('retry-id', 'failed', `a retry re-using id ${JSON.stringify(firstId)} got no answer under that id (${rr.message})`, exR.run);
-  else if (rr.kind === 'failed' && rr.status === 0) result('retry-id', 'not-applicable', summarize(rr), exR.run);
-  else if (rr.kind === 'failed' || !newIdOk) result('retry-id', 'warning', `new id: ${summarize(retry.reading)}; re-used id: ${summarize(rr)}`, exR.run);
-  else result('retry-id', 'passed', `new id: ${summarize(retry.reading)}; re-used id ${JSON.stringify(firstId)}: ${summarize(rr)}`, exR.run);
+  if (rr.kind === 'failed' && rr.status >= 200 && rr.status < 300) result('retry-id', 'failed', `a retry re-using id ${JSON.stringify(firstId)} got no answer under that id (${rr.message})`, exR);
+  else if (rr.kind === 'failed' && rr.status === 0) result('retry-id', 'not-applicable', summarize(rr), exR);
+  else if (rr.kind === 'failed' || !newIdOk) result('retry-id', 'warning', `new id: ${summarize(retry.reading)}; re-used id: ${summarize(rr)}`, exR);
+  else result('retry-id', 'passed', `new id: ${summarize(retry.reading)}; re-used id ${JSON.stringify(firstId)}: ${summarize(rr)}`, exR);
   return out;
 }
 

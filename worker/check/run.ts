@@ -6,7 +6,7 @@
 import type { ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { own } from '../decode/meta.js';
 import { loadCatalog } from '../services/console-catalog.js';
-import { consoleRecord, newRecordId, newRunId } from '../console/exchange.js';
+import { consoleRecord, linkOrigin, newRecordId, newRunId } from '../console/exchange.js';
 import { summarize } from '../console/tamper.js';
 import type { Transport } from '../console/types.js';
 import { budgeted } from './budget.js';
@@ -15,18 +15,36 @@ import { argumentsFor } from './fill.js';
 import { probeCall } from './probes.js';
 import { declaresTasks, driveTask } from './task-drive.js';
 import { skipReason } from './select.js';
-import type { CheckOptions, CheckRun, ProbeResult, ProbeVerdict, Skipped } from './types.js';
+import type { CheckOptions, CheckRun, ProbeId, ProbeResult, ProbeVerdict, Skipped } from './types.js';
 import { PROBE_SPECS } from './verdicts.js';
 
-/** Progress as the check goes: one line per step, for a terminal or the page. */
-export type CheckProgress = (line: string) => void;
+/** Where the check is: the call and probe it started last, and the requests sent so far. */
+export interface CheckStep {
+  /** One line for a terminal: `driving tools/call x`, `probing tools/call x: token-modified`. */
+  line: string;
+  target: string;
+  probe?: ProbeId;
+  calls: number;
+}
+
+/** Progress as the check goes, for a terminal or the page. */
+export type CheckProgress = (step: CheckStep) => void;
+
+/** How a caller steers a running check: aborting `signal` (the page's Stop) sends nothing more. */
+export interface CheckControl {
+  signal?: AbortSignal;
+  /** How a skipped tool can be let in, ending its reason (the CLI names its options). */
+  howToAllow?: string;
+}
 
 const MAX_RESOURCES = 20;
 
 /** Runs the whole check against `opts.url` over `send`. Never throws for a bad server. */
-export async function runCheck(opts: CheckOptions, send: Transport, progress: CheckProgress = () => {}): Promise<CheckRun> {
+export async function runCheck(opts: CheckOptions, send: Transport, progress: CheckProgress = () => {}, control: CheckControl = {}): Promise<CheckRun> {
   const started = Date.now();
-  const budget = budgeted(send, { ...(opts.maxCalls !== undefined ? { maxCalls: opts.maxCalls } : {}), ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}), concurrency: opts.concurrency ?? 4 });
+  const budget = budgeted(send, { ...(opts.maxCalls !== undefined ? { maxCalls: opts.maxCalls } : {}), ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}), concurrency: opts.concurrency ?? 4, ...(control.signal ? { signal: control.signal } : {}) });
+  const at = (target: string, probe?: ProbeId) => progress({ line: `${probe ? 'probing' : 'driving'} ${target}${probe ? `: ${probe}` : ''}`, target, ...(probe ? { probe } : {}), calls: budget.calls });
+  const skip = (name: string, tool?: { annotations?: unknown }) => skipReason(name, opts, tool, control.howToAllow);
   const records: ExchangeRecord[] = [];
   const notes: string[] = [];
   const probes: ProbeResult[] = [];
@@ -34,7 +52,9 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   const run: CheckRun = { target: opts.url, serverInfo: null, notes, probes, skipped, records, calls: 0, elapsedMs: 0, summary: { passed: 0, failed: 0, warning: 0, 'not-applicable': 0 } };
 
   const discovery = { kind: 'discovery' as const, run: newRunId() };
-  const catalog = await loadCatalog(opts.url, { toggles: { elicitationForm: true, elicitationUrl: true, sampling: true, roots: true }, clientInfo: { name: 'mrtr-inspector-check', version: '0.1.0' } }, budget.send,
+  // Linked like every other send, so a tap (the page's service worker) files it under the record's id and origin.
+  const discover: Transport = (req) => budget.send({ ...req, link: { id: newRecordId(), ...linkOrigin(discovery) } });
+  const catalog = await loadCatalog(opts.url, { toggles: { elicitationForm: true, elicitationUrl: true, sampling: true, roots: true }, clientInfo: { name: 'mrtr-inspector-check', version: '0.1.0' } }, discover,
     (req, res) => records.push(consoleRecord(req, res, { id: newRecordId(), seq: 0, origin: discovery })));
   run.serverInfo = catalog.serverInfo;
   for (const p of catalog.problems) notes.push(p);
@@ -51,13 +71,13 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   const calls: CheckCall[] = [];
   for (const t of catalog.tools) {
     const target = `tools/call ${t.name}`;
-    const why = skipReason(t.name, opts, { annotations: t.annotations });
+    const why = skip(t.name, { annotations: t.annotations });
     if (why) skipped.push({ target, reason: why });
     else calls.push({ target, method: 'tools/call', params: { name: t.name, arguments: argumentsFor(t.inputSchema, opts.args?.[t.name]) }, ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) });
   }
   for (const p of catalog.prompts) {
     const target = `prompts/get ${p.name}`;
-    const why = skipReason(p.name, opts);
+    const why = skip(p.name);
     if (why) skipped.push({ target, reason: why });
     else {
       const args: Record<string, unknown> = {};
@@ -67,7 +87,7 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   }
   for (const [i, r] of catalog.resources.entries()) {
     const target = `resources/read ${r.uri}`;
-    const why = i >= MAX_RESOURCES ? `only the first ${MAX_RESOURCES} resources are read` : skipReason(r.uri, opts);
+    const why = i >= MAX_RESOURCES ? `only the first ${MAX_RESOURCES} resources are read` : skip(r.uri);
     if (why) skipped.push({ target, reason: why });
     else calls.push({ target, method: 'resources/read', params: { uri: r.uri } });
   }
@@ -76,12 +96,15 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   let counter = 0;
   const ids = (): JsonRpcId => `check-${++counter}`;
   const ctx: DriveContext = { url: opts.url, send: budget.send, ids, roots: opts.roots ?? [], ...(opts.stateOnlyDelayMs !== undefined ? { stateOnlyDelayMs: opts.stateOnlyDelayMs } : {}) };
-  const result = (target: string, probe: ProbeResult['probe'], verdict: ProbeVerdict, detail: string) => probes.push({ probe, target, verdict, ...PROBE_SPECS[probe], detail });
+  const result = (target: string, probe: ProbeResult['probe'], verdict: ProbeVerdict, detail: string, exchange?: string) => probes.push(mk(target, probe, verdict, detail, exchange));
+  // The calls the check drives as a client are one labelled run (origin `check`); its probes are tamper runs.
+  const checkRun = { kind: 'check' as const, run: newRunId() };
+  const sleep = abortableSleep(control.signal);
 
   // Every call driven with accepted answers first: their tokens are the "other call's token" of the swap probe.
   const driven = await pool(calls, opts.concurrency ?? 4, async (call) => {
-    progress(`driving ${call.target}`);
-    const d = await driveCall(call, 'accept', ctx);
+    at(call.target);
+    const d = await driveCall(call, 'accept', ctx, checkRun);
     records.push(...d.state.rounds.map((r) => r.record));
     return d;
   });
@@ -91,33 +114,36 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
     const call = calls[i];
     const { state } = driven[i];
     const last = state.rounds[state.current ?? state.rounds.length - 1];
-    const own: ProbeResult[] = [];
     if (!last) return;
     const lastReading = last.reading;
-    if (lastReading.kind === 'failed' && lastReading.status === 0) own.push(mk(call.target, 'drive', 'not-applicable', `not sent or unreachable: ${lastReading.message}`));
-    else if (state.status === 'paused' && state.pending.some((q) => q.kind !== 'elicitation-url')) own.push(mk(call.target, 'drive', 'failed', `after schema-valid answers the server asked the same questions again (${summarize(lastReading)}): the answers never reach it, so the call cannot complete`));
-    else if (state.status === 'capped') own.push(mk(call.target, 'drive', 'warning', `still asking after ${state.rounds.length} rounds (${summarize(lastReading)})`));
-    else if (lastReading.kind === 'failed') own.push(mk(call.target, 'drive', 'warning', `no JSON-RPC answer (${summarize(lastReading)}); M23 asks for a JSON-RPC error`));
-    else own.push(mk(call.target, 'drive', 'passed', `${state.rounds.length} round${state.rounds.length === 1 ? '' : 's'}: ${summarize(lastReading)}${lastReading.kind === 'error' ? ' (arguments were made up from the schema: give real ones with --args)' : ''}`));
-    probes.push(...own);
+    const first = state.rounds[0]?.record.id;
+    if (lastReading.kind === 'failed' && lastReading.status === 0) result(call.target, 'drive', 'not-applicable', `not sent or unreachable: ${lastReading.message}`, first);
+    else if (state.status === 'paused' && state.pending.some((q) => q.kind !== 'elicitation-url')) result(call.target, 'drive', 'failed', `after schema-valid answers the server asked the same questions again (${summarize(lastReading)}): the answers never reach it, so the call cannot complete`, first);
+    else if (state.status === 'capped') result(call.target, 'drive', 'warning', `still asking after ${state.rounds.length} rounds (${summarize(lastReading)})`, first);
+    else if (lastReading.kind === 'failed') result(call.target, 'drive', 'warning', `no JSON-RPC answer (${summarize(lastReading)}); M23 asks for a JSON-RPC error`, first);
+    else result(call.target, 'drive', 'passed', `${state.rounds.length} round${state.rounds.length === 1 ? '' : 's'}: ${summarize(lastReading)}${lastReading.kind === 'error' ? ' (arguments were made up from the schema: give real ones with --args)' : ''}`, first);
     if (askedForm(state)) {
       for (const mode of ['decline', 'cancel'] as const satisfies readonly AnswerMode[]) {
-        const d = await driveCall(call, mode, ctx, { kind: 'call', run: newRunId() });
+        at(call.target, mode);
+        const d = await driveCall(call, mode, ctx, checkRun);
         records.push(...d.state.rounds.map((r) => r.record));
         const end = d.state.rounds[d.state.rounds.length - 1].reading;
         const verdict: ProbeVerdict = end.kind === 'failed' ? (end.status === 0 ? 'not-applicable' : 'warning') : 'passed';
-        result(call.target, mode, verdict, `${d.state.rounds.length} round(s): ${summarize(end)}`);
+        result(call.target, mode, verdict, `${d.state.rounds.length} round(s): ${summarize(end)}`, d.state.rounds[0]?.record.id);
       }
     } else for (const mode of ['decline', 'cancel'] as const) result(call.target, mode, 'not-applicable', 'the call asked for no form');
     if (tasks && call.method === 'tools/call') {
-      const t = await driveTask(call, ctx);
+      at(call.target, 'task');
+      const t = await driveTask(call, ctx, checkRun);
       records.push(...t.records);
-      result(call.target, 'task', t.verdict, t.detail);
+      result(call.target, 'task', t.verdict, t.detail, t.records[0]?.id);
     }
-    progress(`probing ${call.target}`);
     const other = calls.find((c) => c !== call && c.method === call.method);
     const foreignToken = tokens.find((t, j) => j !== i && t !== undefined);
-    probes.push(...(await probeCall(call, state, { url: opts.url, send: budget.send, ids, maxWaitMs: opts.maxWaitMs ?? 0, ...(other ? { other } : {}), ...(foreignToken !== undefined ? { foreignToken } : {}) }, records)));
+    probes.push(...(await probeCall(call, state, {
+      url: opts.url, send: budget.send, ids, maxWaitMs: opts.maxWaitMs ?? 0, sleep, starting: (probe) => at(call.target, probe),
+      ...(other ? { other } : {}), ...(foreignToken !== undefined ? { foreignToken } : {}),
+    }, records)));
   });
 
   if (budget.exhausted) notes.push(`stopped early: ${budget.exhausted}; the probes it left unsent are not applicable`);
@@ -132,8 +158,18 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
   return run;
 }
 
-function mk(target: string, probe: ProbeResult['probe'], verdict: ProbeVerdict, detail: string): ProbeResult {
-  return { probe, target, verdict, ...PROBE_SPECS[probe], detail };
+function mk(target: string, probe: ProbeResult['probe'], verdict: ProbeVerdict, detail: string, exchange?: string): ProbeResult {
+  return { probe, target, verdict, ...PROBE_SPECS[probe], detail, ...(exchange !== undefined ? { exchange } : {}) };
+}
+
+/** A sleep that ends early once `signal` is aborted (a Stop does not wait out a token's expiry). */
+function abortableSleep(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  return (ms) => new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
+  });
 }
 
 /** Runs `work` on every item with at most `limit` at once; results in item order. */

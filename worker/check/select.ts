@@ -28,14 +28,19 @@ export function isOneTime(annotations: unknown): boolean {
   return own(a, 'destructiveHint') === true || own(a, 'idempotentHint') === false;
 }
 
-/** Why a target is left out, or undefined to call it. */
-export function skipReason(name: string, opts: { tools?: readonly string[]; skip?: readonly string[]; allowDestructive?: boolean }, tool?: { annotations?: unknown }): string | undefined {
+/** Why a tool may change data (so is skipped unless allowed), or undefined when it is read-only. */
+export function changesData(annotations: unknown): string | undefined {
+  if (isReadOnly(annotations)) return undefined;
+  return own(asObject(annotations), 'destructiveHint') === true ? 'annotated destructiveHint: true' : 'not annotated readOnlyHint: true';
+}
+
+/** Why a target is left out, or undefined to call it. `allow` names tools let through although
+ *  not read-only (the page's ticks); `howToAllow` ends the reason (the CLI names its options). */
+export function skipReason(name: string, opts: { tools?: readonly string[]; skip?: readonly string[]; allowDestructive?: boolean; allow?: readonly string[] }, tool?: { annotations?: unknown },
+  howToAllow = 'run with --allow-destructive or name it with --tool'): string | undefined {
   if (opts.skip?.some((g) => globMatch(g, name))) return 'matches --skip';
   const named = opts.tools !== undefined && opts.tools.length > 0;
   if (named && !opts.tools!.some((g) => globMatch(g, name))) return 'not named by --tool';
-  if (tool && !named && !opts.allowDestructive && !isReadOnly(tool.annotations)) {
-    const why = own(asObject(tool.annotations), 'destructiveHint') === true ? 'annotated destructiveHint: true' : 'not annotated readOnlyHint: true';
-    return `${why}: may change data; run with --allow-destructive or name it with --tool`;
-  }
-  return undefined;
+  const why = tool && !named && !opts.allowDestructive && !opts.allow?.includes(name) ? changesData(tool.annotations) : undefined;
+  return why !== undefined ? `${why}: may change data; ${howToAllow}` : undefined;
 }

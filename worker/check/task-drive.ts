@@ -3,7 +3,7 @@
 // task answered as the stepper answers them, the task polled at its own interval, its
 // outstanding input requests answered through tasks/update, until it ends or the poll
 // budget is spent.
-import type { ExchangeRecord } from '../protocol.js';
+import type { ConsoleOrigin, ExchangeRecord } from '../protocol.js';
 import { asObject, own } from '../decode/meta.js';
 import { createTaskDriver, type TaskDriverState } from '../console/task-driver.js';
 import { TASKS_EXTENSION, withTasksExtension } from '../console/task-request.js';
@@ -22,8 +22,8 @@ export function declaresTasks(discover: Record<string, unknown> | null): boolean
 }
 
 /** Drives the call as a task; the verdict of the `task` probe and the traffic. */
-export async function driveTask(call: CheckCall, ctx: DriveContext): Promise<{ verdict: ProbeVerdict; detail: string; records: ExchangeRecord[] }> {
-  const driver = createTaskDriver({ send: ctx.send, url: ctx.url, client: CLIENT, ids: ctx.ids });
+export async function driveTask(call: CheckCall, ctx: DriveContext, origin?: ConsoleOrigin): Promise<{ verdict: ProbeVerdict; detail: string; records: ExchangeRecord[] }> {
+  const driver = createTaskDriver({ send: ctx.send, url: ctx.url, client: CLIENT, ids: ctx.ids, ...(origin ? { origin } : {}) });
   const first = buildRequest({ method: call.method, params: call.params, id: ctx.ids(), clientInfo: CLIENT.clientInfo, capabilities: withTasksExtension(CHECK_CAPABILITIES), ...(call.inputSchema !== undefined ? { inputSchema: call.inputSchema } : {}) });
   let s: TaskDriverState = await driver.start(first);
   for (let step = 0; step < MAX_STEPS && (s.phase === 'rounds' || s.phase === 'running'); step++) {

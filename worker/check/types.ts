@@ -25,6 +25,8 @@ export interface ProbeResult {
   detail: string;
   /** The origin run the probe's exchanges carry in the saved capture. */
   run?: string;
+  /** The record id of the probe's first exchange (the page selects its conversation by it). */
+  exchange?: string;
 }
 
 /** A target the check skipped, and why (a destructive tool, a --skip glob, the budget). */
@@ -40,6 +42,8 @@ export interface CheckOptions {
   tools?: readonly string[];
   skip?: readonly string[];
   allowDestructive?: boolean;
+  /** Tools checked although not marked read-only (the page's ticks), without naming them all. */
+  allow?: readonly string[];
   /** Per-tool argument overrides (`--args name=JSON`). */
   args?: Record<string, Record<string, unknown>>;
   roots?: readonly { uri: string; name?: string }[];

@@ -7,7 +7,7 @@
 // delivered and that a later poll shows with the same request is the server not having
 // caught up (eventually consistent), so it is not asked again; shown with a different
 // request, it is a re-used key, flagged and asked again so the task can still be driven.
-import type { ExchangeRecord, JsonRpcId, OriginKind } from '../protocol.js';
+import type { ConsoleOrigin, ExchangeRecord, JsonRpcId, OriginKind } from '../protocol.js';
 import { consoleRecord, newRecordId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, toHttp } from './request.js';
 import { buildTaskRequest, isTerminalStatus, readTask, type TaskClient, type TaskReading, type TaskStatus } from './task-request.js';
@@ -30,6 +30,8 @@ export interface TaskDriverOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   seqStart?: number;
+  /** The origin of every send but a key test (the check's drives carry `check` and its run). */
+  origin?: ConsoleOrigin;
 }
 
 export interface TaskDriver {
@@ -68,8 +70,9 @@ export function createTaskDriver(opts: TaskDriverOptions): TaskDriver {
   async function exchange(kind: TaskSend['kind'], built: BuiltRequest): Promise<TaskSend> {
     // A task's first call is the Console's `call`; its polls, updates and cancels are steps;
     // a key test misuses a key on purpose, as a tamper test does.
-    const origin: OriginKind = kind === 'call' ? 'call' : kind === 'key-test' ? 'tamper' : 'step';
-    const req = { ...toHttp(opts.url, built), link: { id: newRecordId(), origin } };
+    const origin: OriginKind = kind === 'key-test' ? 'tamper' : opts.origin?.kind ?? (kind === 'call' ? 'call' : 'step');
+    const run = kind !== 'key-test' ? opts.origin?.run : undefined;
+    const req = { ...toHttp(opts.url, built), link: { id: newRecordId(), origin, ...(run !== undefined ? { run } : {}) } };
     const res = await sendSafely(opts.send, req);
     const record = consoleRecord(req, res, { id: req.link.id, seq: seq++ });
     const sent: TaskSend = { kind, id: built.body.id, request: req, reading: readRound(record, built.body.id), record };

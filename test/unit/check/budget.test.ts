@@ -15,6 +15,17 @@ describe('the check budget', () => {
     expect(b.calls).toBe(2);
   });
 
+  it('sends nothing once its signal is aborted (the page\'s Stop), and says so', async () => {
+    let sent = 0;
+    const stop = new AbortController();
+    const b = budgeted(async () => (sent++, { status: 200, headers: [] }), { signal: stop.signal });
+    expect((await b.send(req)).status).toBe(200);
+    stop.abort();
+    expect(await b.send(req)).toMatchObject({ status: 0, error: 'not sent: stopped by the user' });
+    expect(sent).toBe(1);
+    expect(b.exhausted).toBe('stopped by the user');
+  });
+
   it('refuses requests once the time budget is spent', async () => {
     let t = 0;
     const b = budgeted(async () => ({ status: 200, headers: [] }), { maxTimeMs: 1000, now: () => t });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globMatch, isOneTime, skipReason } from '../../../worker/check/select.js';
+import { changesData, globMatch, isOneTime, skipReason } from '../../../worker/check/select.js';
 
 describe('which targets the check calls', () => {
   it('matches whole names with * and ?', () => {
@@ -14,6 +14,14 @@ describe('which targets the check calls', () => {
     expect(skipReason('t', {}, { annotations: { readOnlyHint: true, destructiveHint: true } })).toMatch(/destructiveHint: true/);
     expect(skipReason('t', {}, { annotations: { readOnlyHint: true } })).toBeUndefined();
     expect(skipReason('t', { allowDestructive: true }, { annotations: undefined })).toBeUndefined();
+  });
+
+  it('lets the page tick single tools in, and ends the reason with how to, in the caller\'s words', () => {
+    expect(skipReason('deploy', { allow: ['deploy'] }, { annotations: { destructiveHint: true } })).toBeUndefined();
+    expect(skipReason('other', { allow: ['deploy'] }, { annotations: { destructiveHint: true } })).toBe('annotated destructiveHint: true: may change data; run with --allow-destructive or name it with --tool');
+    expect(skipReason('other', {}, { annotations: {} }, 'tick it')).toBe('not annotated readOnlyHint: true: may change data; tick it');
+    expect(changesData({ readOnlyHint: true })).toBeUndefined();
+    expect(changesData({ readOnlyHint: true, destructiveHint: true })).toBe('annotated destructiveHint: true');
   });
 
   it('runs a destructive tool named by --tool, and only the named ones', () => {

@@ -51,7 +51,7 @@ describe('origin filter terms', () => {
     expect(terms('origin:re-send')).toEqual([{ kind: 'origin', value: 'resend', negate: false, at: 0 }]);
     const bad = parseFilter('origin:proxy');
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error).toEqual({ message: expect.stringContaining('discovery, call, step, edit, resend, fork, tamper, replay'), at: 7 });
+    if (!bad.ok) expect(bad.error).toEqual({ message: expect.stringContaining('discovery, call, step, edit, resend, fork, tamper, replay, check'), at: 7 });
     expect(describeFilter(terms('origin:tamper -has:origin'))).toBe('Console origin tamper, no Console traffic');
   });
 });
