@@ -110,9 +110,11 @@ export class RelayFeed {
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#behind = new WriteBehind({
       store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
+      // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
         deps.stored(records);
-        for (const r of records) deps.announce(noticeFor(r));
+        if (records.length === 1) deps.announce(noticeFor(records[0]!));
+        else if (records.length > 1) deps.announce({ type: 'exchanges-stored', ids: records.map((r) => r.id) });
       },
       // As the tap does: storage refused (quota), so each record goes to the page's held
       // exchanges (shown, exported, written on "Retry saving") instead of being dropped.

@@ -209,3 +209,19 @@ export async function storedCopies(tx: ExchangeTx, records: readonly { id: strin
   const [singles, chunked] = await Promise.all([singleIds(tx, ids), chunkedIds(tx, ids)]);
   return Promise.all(ids.map((id) => (singles.has(id) || chunked.has(id) ? read(id) : undefined)));
 }
+
+/**
+ * Runs `work` in `tx` and waits for the commit; a failure of any request aborts the whole
+ * transaction (a refused chunk must not leave its directory entry behind).
+ */
+export async function committed<T>(tx: ExchangeTx<'readwrite'>, work: () => Promise<T>): Promise<T> {
+  tx.done.catch(() => undefined);
+  try {
+    const out = await work();
+    await tx.done;
+    return out;
+  } catch (err) {
+    try { tx.abort(); } catch { /* already finished */ }
+    throw err;
+  }
+}

@@ -8,7 +8,7 @@ import type { Connection } from './connection.js';
 import { StorageError, toStorageError } from './errors.js';
 import type { StoredExchange } from './schema.js';
 import { isFinal, planMerge } from './merge-plan.js';
-import { Chunks, EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
+import { Chunks, committed, EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
 
 export { isFinal, planMerge, supersedes, type MergePlan } from './merge-plan.js';
 
@@ -109,18 +109,17 @@ export function mergeExchanges(conn: Connection, session: string, records: reado
     if (records.length === 0) return [];
     const db = await conn.get();
     const tx = db.transaction([...EXCHANGE_STORES, 'sessions'], 'readwrite');
-    // A failed request below aborts the transaction; its `done` is awaited only on the
-    // happy path, so keep that rejection from surfacing as unhandled.
-    tx.done.catch(() => undefined);
-    const sessions = tx.objectStore('sessions');
-    // Every stored copy is read before anything is written: one round trip per batch
-    // instead of two per record (a relay backlog batch holds thousands).
-    const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(tx, records)]);
-    const plan = planMerge(session, stored, olds, records);
-    const writes: Promise<unknown>[] = [storeCopies(tx, plan.written.map((copy) => ({ copy, fresh: false })))];
-    if (plan.fresh.size > 0) writes.push(sessions.put(plan.session));
-    await Promise.all([...writes, tx.done]);
-    return plan.written;
+    return committed(tx, async () => {
+      const sessions = tx.objectStore('sessions');
+      // Every stored copy is read before anything is written: one round trip per batch
+      // instead of two per record (a relay backlog batch holds thousands).
+      const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(tx, records)]);
+      const plan = planMerge(session, stored, olds, records);
+      const writes: Promise<unknown>[] = [storeCopies(tx, plan.written.map((copy) => ({ copy, fresh: false })))];
+      if (plan.fresh.size > 0) writes.push(sessions.put(plan.session));
+      await Promise.all(writes);
+      return plan.written;
+    });
   });
 }
 
@@ -131,9 +130,7 @@ export function putExchanges(conn: Connection, recs: readonly StoredExchange[]):
     if (recs.length === 0) return;
     const db = await conn.get();
     const tx = db.transaction(EXCHANGE_STORES, 'readwrite');
-    // A failed request aborts the transaction; tx.done carries the error.
-    tx.done.catch(() => undefined);
-    await Promise.all([storeCopies(tx, recs.map((copy) => ({ copy, fresh: false }))), tx.done]);
+    await committed(tx, () => storeCopies(tx, recs.map((copy) => ({ copy, fresh: false }))));
   });
 }
 

@@ -17,7 +17,7 @@ import type { ExchangeRecord } from '../protocol.js';
 import type { Connection } from './connection.js';
 import { toStorageError } from './errors.js';
 import { planMerge } from './exchanges.js';
-import { EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
+import { committed, EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
 import type { StoredExchange } from './schema.js';
 
 /** What a reservation decided: the copies to write, and which of them are new ids. */
@@ -64,9 +64,7 @@ export async function writeReserved(conn: Connection, items: readonly ReservedCo
     if (items.length === 0) return [];
     const db = await conn.get();
     const tx = db.transaction(EXCHANGE_STORES, 'readwrite');
-    tx.done.catch(() => undefined);
-    const [collided] = await Promise.all([storeCopies(tx, items), tx.done]);
-    return collided;
+    return await committed(tx, () => storeCopies(tx, items));
   } catch (err) {
     throw toStorageError(err, 'saving relayed exchanges');
   }

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
+import type { CaptureNotice } from '../../../worker/capture/notices.js';
 import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker/storage/index.js';
 
 const RECORDS = 3000; // a first batch of 1,000 and one of 2,000 (capture/backlog-read.ts)
@@ -42,6 +43,7 @@ function harness() {
   const writes: { size: number; commit: () => void; committed: boolean; afterRead: boolean }[] = [];
   const acks: { ids: string[]; committedBefore: number }[] = [];
   const laid: StoredExchange[] = [];
+  const announced: CaptureNotice[] = [];
   let nextSeq = 0;
   const store = {
     async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
@@ -68,14 +70,14 @@ function harness() {
   const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
   const feed = new RelayFeed({
     store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
-    laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => undefined, announce: () => undefined,
+    laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => undefined, announce: (n) => void announced.push(n),
   });
-  return { feed, events, body, writes, acks, laid };
+  return { feed, events, body, writes, acks, laid, announced };
 }
 
 describe('relay backlog drain', () => {
   it('lays the whole backlog in before writing any of it, and acknowledges once every write committed', async () => {
-    const { feed, events, body, writes, acks, laid } = harness();
+    const { feed, events, body, writes, acks, laid, announced } = harness();
     feed.start();
     events.onopen!(new Event('open'));
     await vi.waitFor(() => expect(body.finished).toBe(true), WAIT);
@@ -99,6 +101,9 @@ describe('relay backlog drain', () => {
     expect(acks).toHaveLength(1);
     expect(acks[0]!.committedBefore).toBe(writes.length);
     expect(new Set(acks[0]!.ids).size).toBe(RECORDS);
+    // The other tabs are told once per committed write, not once per record.
+    expect(announced).toHaveLength(writes.length);
+    expect(announced.flatMap((n) => (n.type === 'exchanges-stored' ? n.ids : [])).sort()).toEqual(laid.map((r) => r.id).sort());
     feed.stop();
   });
 });

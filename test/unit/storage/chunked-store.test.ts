@@ -3,7 +3,7 @@
 // every read (by id, by ids, paged, counted) finds each record wherever it lies; a copy of
 // a stored id replaces it in place; a copy numbered new never overwrites someone else's.
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
 import { CHUNK_RECORDS } from '../../../worker/storage/chunks.js';
@@ -103,5 +103,25 @@ describe('chunked storage', () => {
     // An id freed by the clear can be stored again.
     await store.putExchanges(Array.from({ length: 30 }, (_, i) => rec(`a${i}`, i, 'one')));
     expect(await store.countExchanges('one')).toBe(30);
+  });
+});
+
+describe('a chunk storage refuses', () => {
+  it('leaves nothing of the write behind, so the same records are written whole on the next try', async () => {
+    const { store } = freshStore();
+    const put = IDBObjectStore.prototype.put;
+    let refuse = true;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (refuse && this.name === 'chunks') throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
+      return put.call(this, value, key);
+    });
+    const mine = Array.from({ length: 30 }, (_, i) => ({ copy: rec(`m${i}`, i), fresh: true }));
+    await expect(store.writeReserved(mine)).rejects.toMatchObject({ kind: 'quota' });
+    expect(await store.countExchanges('s')).toBe(0);
+    refuse = false;
+    expect(await store.writeReserved(mine)).toEqual([]);
+    expect(await store.countExchanges('s')).toBe(30);
+    expect(await store.getExchange('m29')).toEqual(mine[29]!.copy);
+    spy.mockRestore();
   });
 });
