@@ -150,7 +150,7 @@ export class CaptureOwner {
       const ids = [...this.#ids];
       this.#ids.clear();
       // One read transaction for all of them (a chunk holding several is read once).
-      const got = await this.#deps.store.getExchanges(ids).catch(() => Promise.all(ids.map(() => undefined)));
+      const got: (StoredExchange | undefined)[] = await this.#deps.store.getExchanges(ids).catch(() => []);
       await this.apply(got.filter((r): r is StoredExchange => r !== undefined));
     }
   }
