@@ -107,3 +107,73 @@ describe('relay backlog drain', () => {
     feed.stop();
   });
 });
+
+describe('overlapping relay backlog drains', () => {
+  function text(from: number, count: number): string {
+    let t = JSON.stringify({ kind: 'mrtr-inspector-capture', version: 1, createdAt: '2026-12-02T00:00:00.000Z' }) + '\n';
+    for (let i = from; i < from + count; i++) {
+      t += jsonlLine({ v: 1, id: `r-${i}`, seq: i, source: 'relay', startedAt: 1_000 + i, state: 'complete', request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [] } });
+    }
+    return t;
+  }
+
+  it('reads the next drain while the one before is stored, and acknowledges each once its own writes committed', async () => {
+    const asked: string[] = [];
+    const committed = new Set<string>();
+    const writes: { ids: string[]; commit: () => void; committed: boolean }[] = [];
+    const acks: { drain: string; ids: string[]; allCommitted: boolean; asked: number }[] = [];
+    let nextSeq = 0;
+    const store = {
+      async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
+      async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
+        const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
+        return { copies, fresh: new Set(copies.map((c) => c.id)) };
+      },
+      writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
+        return new Promise((resolve) => {
+          const w = { ids: items.map((i) => i.copy.id), committed: false, commit: () => { w.committed = true; for (const id of w.ids) committed.add(id); resolve([]); } };
+          writes.push(w);
+        });
+      },
+    } as unknown as CaptureStore;
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(url));
+      if (u.pathname === '/relay/api/backlog') {
+        const after = u.searchParams.get('after');
+        asked.push(after ?? '');
+        if (after === null) return new Response(text(0, 300), { headers: { 'mrtr-drain': 'd1', 'mrtr-backlog-more': '1' } });
+        return new Response(text(300, 300), { headers: { 'mrtr-drain': 'd2', 'mrtr-backlog-more': '0' } });
+      }
+      if (u.pathname === '/relay/api/backlog/ack') {
+        const body = JSON.parse(String(init!.body)) as { drain: string; ids: string[] };
+        acks.push({ ...body, allCommitted: body.ids.every((id) => committed.has(id)), asked: asked.length });
+        return new Response('{}');
+      }
+      return new Response('', { status: 404 });
+    }) as typeof globalThis.fetch;
+    const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
+    const feed = new RelayFeed({
+      store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
+      laid: () => undefined, stored: () => undefined, collided: () => undefined, announce: () => undefined,
+    });
+    feed.start();
+    events.onopen!(new Event('open'));
+    // The second drain is asked for while nothing of the first is stored yet.
+    await vi.waitFor(() => expect(asked).toEqual(['', 'd1']), WAIT);
+    expect(writes.every((w) => !w.committed)).toBe(true);
+    expect(acks).toEqual([]);
+    let done = false;
+    const finished = feed.idle().then(() => { done = true; });
+    while (!done) {
+      const w = writes.find((x) => !x.committed);
+      if (w) w.commit();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await finished;
+    expect(acks.map((a) => a.drain)).toEqual(['d1', 'd2']);
+    expect(acks.every((a) => a.allCommitted)).toBe(true);
+    expect(acks[0]!.ids).toEqual(Array.from({ length: 300 }, (_, i) => `r-${i}`));
+    expect(acks[1]!.ids).toEqual(Array.from({ length: 300 }, (_, i) => `r-${300 + i}`));
+    feed.stop();
+  });
+});
