@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
-import { DB_VERSION, upgrade } from '../../../worker/storage/schema.js';
+import { DB_VERSION, upgrade, type MrtrSchema } from '../../../worker/storage/schema.js';
 
 // The version 1 layout, frozen as it shipped (never follow later changes here).
 async function writeVersion1(name: string, records: StoredExchange[]): Promise<void> {
@@ -69,7 +69,7 @@ describe('upgrading a stored capture database', () => {
   it('leaves a version 1 database readable, as it was, when the upgrade fails midway', async () => {
     const old = records(120);
     await writeVersion1('upgrade-fails', old);
-    await expect(openDB('upgrade-fails', DB_VERSION, {
+    await expect(openDB<MrtrSchema>('upgrade-fails', DB_VERSION, {
       upgrade(db, from, to, tx) {
         tx.done.catch(() => undefined); // aborted below, on purpose
         upgrade(db, from, to, tx);
