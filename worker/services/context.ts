@@ -191,7 +191,8 @@ export function createContext(): ServiceContext {
       await owner.settled();
       await Promise.all([...sessions.values()].map(async (m) => {
         const model = await m.catch(() => null);
-        if (model) await model.built(keysFor, keyring.version);
+        // A build that fails is the analysis's to report: writes go on.
+        if (model) await model.built(keysFor, keyring.version).catch(() => undefined);
       }));
     };
     await built();
