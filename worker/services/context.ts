@@ -40,11 +40,8 @@ export interface ServiceContext {
   checkedOf: (session: string) => ReturnType<SessionModel['built']>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
-  /** Resolves once what the owner laid in so far is analysed, checks included. */
+  /** Resolves once what the owner laid in so far is analysed (the relay's writes wait for it). */
   analysed: () => Promise<void>;
-  /** Resolves once what the owner laid in so far is listed (built; checks may go on) and the
-   *  page had its read: the relay's and an import's writes wait for this, not for the checks. */
-  listed: () => Promise<void>;
   /**
    * A large batch is being read (a relay drain, an import): until the returned function is
    * called and the page has its list, builds list and thread what comes but check none of it
@@ -183,25 +180,6 @@ export function createContext(): ServiceContext {
     await idle();
   }
 
-  // Writes wait for the list only: a backlog's checks took longer than storing it, and the
-  // drain's acknowledgement (so the next drain) waited for both.
-  async function listed(): Promise<void> {
-    const built = async () => {
-      await new Promise((r) => setTimeout(r, 0));
-      await owner.settled();
-      await Promise.all([...sessions.values()].map(async (m) => {
-        const model = await m.catch(() => null);
-        // A build that fails is the analysis's to report: writes go on.
-        if (model) await model.built(keysFor, keyring.version).catch(() => undefined);
-      }));
-    };
-    await built();
-    const since = Date.now() - owner.lastTold;
-    if (since >= PAGE_READ_MS) return;
-    await new Promise((r) => setTimeout(r, PAGE_READ_MS - since));
-    await built();
-  }
-
   // Notices heard, relay records and Console sends are laid into the sessions by the owner;
   // the page is only told.
   const owner = new CaptureOwner({ store, sessions, analyseSoon, load: modelOf });
@@ -211,5 +189,5 @@ export function createContext(): ServiceContext {
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, checkedOf, analyseSoon, analysed, listed, reading, checkMs };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs };
 }

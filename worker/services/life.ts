@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, listed, reading }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'listed' | 'reading'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed, reading }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -31,7 +31,7 @@ export function createLifeService({ store, keyring, owner, guard, listed, readin
             laid: (records) => void owner.apply(records, { unstored: true }),
             stored: (records) => void owner.stored(records),
             collided: (session) => owner.reload(session),
-            quiet: listed,
+            quiet: analysed,
             reading,
             announce: (n) => owner.announce(n),
           });

@@ -37,7 +37,6 @@ function services(store = memoryStore()) {
     modelOf: (s: string) => sessions.get(s)!,
     owner: new CaptureOwner({ store, sessions, analyseSoon: () => undefined }),
     analysed: async () => undefined,
-    listed: async () => undefined,
     reading: () => () => undefined,
     checkMs: () => undefined,
   };
