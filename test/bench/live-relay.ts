@@ -34,6 +34,8 @@ const SAMPLES = Number(process.env.LIVE_SAMPLES ?? 50);
 const OPENS = Number(process.env.LIVE_OPENS ?? 3);
 const PORT = Number(process.env.LIVE_PORT ?? 5204);
 const TOKEN = 'bench-live-relay-token-0123456789';
+/** The page link's token (server/relay/page-login.ts): each browser signs in with it before it is timed. */
+const PAGE_TOKEN = 'bench-live-relay-page-token-0123456789';
 /** Pause between one call being counted and the next call (calls are spaced, not a burst). */
 const SPACING_MS = 150;
 /** Calls made at most while the backlog is still being written (after it is listed). */
@@ -68,7 +70,7 @@ const PAGE_PROBE = `(() => {
 
 async function startServer(jsonl: string): Promise<{ child: ChildProcess; origin: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'cli/bin.js'), 'serve', '--port', String(PORT)], {
-    env: { ...process.env, MRTR_RELAY_JSONL: jsonl, MRTR_RELAY_TOKEN: TOKEN },
+    env: { ...process.env, MRTR_RELAY_JSONL: jsonl, MRTR_RELAY_TOKEN: TOKEN, MRTR_PAGE_TOKEN: PAGE_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -103,6 +105,14 @@ async function callThroughRelay(url: string): Promise<{ sent: number; answered: 
   const answered = Date.now();
   if (!res.ok) throw new Error(`the relay answered ${res.status}`);
   return { sent, answered };
+}
+
+// Lets the page's browser in as a developer's is, by the link printed at start (the page
+// token traded for the page cookie; the context's request shares its cookie jar), without
+// loading the page: unsigned, the page is the locked one, and the backlog is never counted.
+async function signIn(page: Page, origin: string): Promise<void> {
+  const r = await page.context().request.get(`${origin}/?token=${PAGE_TOKEN}`, { maxRedirects: 0 });
+  if (r.status() !== 303) throw new Error(`signing in at ${origin} answered ${r.status()}, not the 303 of a good page token`);
 }
 
 const counts = (page: Page) => page.evaluate(() => (window as unknown as { __live: { counts: { n: number; t: number }[] } }).__live.counts);
@@ -140,10 +150,12 @@ async function openable(n: number, atRest: boolean) {
     if (PROFILE === 'disk' && atRest) {
       const opened = await openPersistent(join(dir, 'profile'), { viewport, initScript: PAGE_PROBE });
       persistent = opened.context;
+      await signIn(opened.page, origin);
       return { page: opened.page, restMs: opened.restMs, origin, jsonl, close };
     }
     browser = await launchBrowser();
     const { page, restMs } = await openPage(browser, { viewport, initScript: PAGE_PROBE, atRest });
+    await signIn(page, origin);
     return { page, restMs, origin, jsonl, close };
   } catch (err) {
     await close();
