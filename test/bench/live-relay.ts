@@ -14,13 +14,14 @@
 //   npx tsx test/bench/live-relay.ts        (env: LIVE_SIZES=1000,20000 LIVE_SAMPLES=50,
 //                                            LIVE_OPENS=3, LIVE_PORT=5204, CHROMIUM_PATH)
 // Prints figures and ratios from one run; asserts nothing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page } from '@playwright/test';
 import { launchBrowser, openPage, openPersistent } from './browser.ts';
+import { BENCH_RELAY_TOKEN, signIn, startInspector, stopInspector } from './inspector-serve.ts';
 import { relayBacklogFile } from './relay-backlog-file.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -33,9 +34,6 @@ const SAMPLES = Number(process.env.LIVE_SAMPLES ?? 50);
 /** Opens of the backlog timed each way (at rest, at once) for sizes up to 20k: one run's figure is the median. */
 const OPENS = Number(process.env.LIVE_OPENS ?? 3);
 const PORT = Number(process.env.LIVE_PORT ?? 5204);
-const TOKEN = 'bench-live-relay-token-0123456789';
-/** The page link's token (server/relay/page-login.ts): each browser signs in with it before it is timed. */
-const PAGE_TOKEN = 'bench-live-relay-page-token-0123456789';
 /** Pause between one call being counted and the next call (calls are spaced, not a burst). */
 const SPACING_MS = 150;
 /** Calls made at most while the backlog is still being written (after it is listed). */
@@ -68,30 +66,6 @@ const PAGE_PROBE = `(() => {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
 })();`;
 
-async function startServer(jsonl: string): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'cli/bin.js'), 'serve', '--port', String(PORT)], {
-    env: { ...process.env, MRTR_RELAY_JSONL: jsonl, MRTR_RELAY_TOKEN: TOKEN, MRTR_PAGE_TOKEN: PAGE_TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stderr!.on('data', (d) => { out += String(d); });
-  await new Promise<void>((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      if (out.includes('Relay URL')) ok();
-    });
-    child.once('exit', (code) => fail(new Error(`the inspector exited (${code}): ${out}`)));
-  });
-  return { child, origin: `http://127.0.0.1:${PORT}` };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await done;
-}
-
 let callId = 1;
 // One 2026-07-28 tools/call of the demo's `busy` tool through the relay; the answer read whole.
 async function callThroughRelay(url: string): Promise<{ sent: number; answered: number }> {
@@ -105,14 +79,6 @@ async function callThroughRelay(url: string): Promise<{ sent: number; answered: 
   const answered = Date.now();
   if (!res.ok) throw new Error(`the relay answered ${res.status}`);
   return { sent, answered };
-}
-
-// Lets the page's browser in as a developer's is, by the link printed at start (the page
-// token traded for the page cookie; the context's request shares its cookie jar), without
-// loading the page: unsigned, the page is the locked one, and the backlog is never counted.
-async function signIn(page: Page, origin: string): Promise<void> {
-  const r = await page.context().request.get(`${origin}/?token=${PAGE_TOKEN}`, { maxRedirects: 0 });
-  if (r.status() !== 303) throw new Error(`signing in at ${origin} answered ${r.status()}, not the 303 of a good page token`);
 }
 
 const counts = (page: Page) => page.evaluate(() => (window as unknown as { __live: { counts: { n: number; t: number }[] } }).__live.counts);
@@ -136,13 +102,13 @@ async function openable(n: number, atRest: boolean) {
   const dir = mkdtempSync(join(tmpdir(), 'mrtr-live-bench-'));
   const jsonl = join(dir, 'relay.jsonl');
   copyFileSync(source, jsonl); // the relay removes what the page acknowledges
-  const { child, origin } = await startServer(jsonl);
+  const { child, origin } = await startInspector(ROOT, PORT, jsonl);
   let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
   let persistent: import('@playwright/test').BrowserContext | null = null;
   const close = async () => {
     await browser?.close();
     await persistent?.close();
-    await stopServer(child);
+    await stopInspector(child);
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -150,12 +116,12 @@ async function openable(n: number, atRest: boolean) {
     if (PROFILE === 'disk' && atRest) {
       const opened = await openPersistent(join(dir, 'profile'), { viewport, initScript: PAGE_PROBE });
       persistent = opened.context;
-      await signIn(opened.page, origin);
+      await signIn(persistent.request, origin);
       return { page: opened.page, restMs: opened.restMs, origin, jsonl, close };
     }
     browser = await launchBrowser();
     const { page, restMs } = await openPage(browser, { viewport, initScript: PAGE_PROBE, atRest });
-    await signIn(page, origin);
+    await signIn(page.context().request, origin);
     return { page, restMs, origin, jsonl, close };
   } catch (err) {
     await close();
@@ -211,7 +177,7 @@ async function measure(n: number): Promise<LiveResult> {
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
     let have = (await counts(page)).at(-1)!.n;
-    const relayUrl = `${origin}/relay/${TOKEN}/demo/mcp`;
+    const relayUrl = `${origin}/relay/${BENCH_RELAY_TOKEN}/demo/mcp`;
     // One call through the relay, timed until the status bar counts it.
     let missed = 0;
     const sample = async (into: Sample[]) => {
