@@ -211,8 +211,8 @@ export class RelayFeed {
       for (let first = true; !this.#stopped; first = false) {
         const got = await this.#read(after, first);
         if (!got) return;
-        const acked = this.#acknowledge(got);
         const before = behind;
+        const acked = this.#acknowledge(got, before);
         behind = acked;
         if (before && !(await before)) return;
         if (!got.more || !got.drain) return;
@@ -253,9 +253,14 @@ export class RelayFeed {
   }
 
   // Resolves true once every batch of the drain committed and the relay took the
-  // acknowledgement (see "Acknowledgement" above).
-  async #acknowledge(got: Drained): Promise<boolean> {
+  // acknowledgement (see "Acknowledgement" above), never before the drain before it was
+  // acknowledged: a copy of an id the drain before also held, and no newer, is not written
+  // again (the earlier copy is), yet the relay drops every line of an acknowledged id up to
+  // the copy handed out, so acknowledging it while that earlier write could still fail
+  // would lose the record from both places.
+  async #acknowledge(got: Drained, before: Promise<boolean> | null): Promise<boolean> {
     const all = (await Promise.all(got.written)).every(Boolean);
+    if (before && !(await before)) return false;
     if (got.ids.length === 0 || !all || !got.drain) return false;
     try {
       const ack = await this.#fetch(new URL(RELAY_BACKLOG_ACK, this.#deps.base).href, {
