@@ -6,6 +6,12 @@
 // storage refused the batch (quota), loses nothing: the next drain hands them out again,
 // and the page's merge makes a second copy of a stored record a no-op.
 //
+// Drains overlap: a page may ask for the next batch (`?after=<drain id>`) while it still
+// stores the one before; that batch starts where the named one ended (a FileCursor, which
+// stays on its line when an acknowledgement rewrites the file), and each drain is
+// acknowledged on its own. A drain not acknowledged keeps its lines in the file; they come
+// again on the next drain from the start (a page's next `open`).
+//
 // Hazard: what the page stored is the copy it was handed, not whatever the file holds at
 // ack time. Per drain we keep, per id, a mark of that copy, and the file drops only lines
 // not newer than it; a line appended after the hand-out (the exchange went on while no
@@ -14,7 +20,7 @@
 // is refused, and its records simply come again.
 import { randomUUID } from 'node:crypto';
 import type { ExchangeRecord } from '../../worker/protocol.js';
-import type { BatchSink, CaptureFile } from './capture-file.js';
+import type { CaptureFile, FileCursor } from './capture-file.js';
 
 /** The response header naming a drain, for its acknowledgement. */
 export const DRAIN_HEADER = 'mrtr-drain';
@@ -53,6 +59,8 @@ export class Backlog {
   readonly #file: CaptureFile;
   /** Drain id → the marks of the copies handed out, oldest drain first. */
   readonly #drains = new Map<string, Promise<Map<string, ExchangeRecord>>>();
+  /** Drain id → where its batch ended in the file (the next drain's start), newest last. */
+  readonly #ends = new Map<string, FileCursor>();
 
   constructor(file: CaptureFile) {
     this.#file = file;
@@ -63,11 +71,24 @@ export class Backlog {
    * until `ack`. `more`: lines were left out, and the page drains again after its ack.
    * With a `sink`, the batch is written to it as it is read (capture-file.ts), after its head
    * (the drain id and `more`); the drain can be acknowledged once the returned promise
-   * resolves, which is before the sink's last piece can have reached a page.
+   * resolves, which is before the sink's last piece can have reached a page. `after`: a
+   * drain handed out before; this batch starts where that one ended.
    */
-  async handOut(sink?: { head(drain: string, more: boolean): void; write(bytes: Uint8Array): void }): Promise<{ drain: string; content: string; more: boolean }> {
+  async handOut(
+    sink?: { head(drain: string, more: boolean): void; write(bytes: Uint8Array): void },
+    after?: string,
+  ): Promise<{ drain: string; content: string; more: boolean }> {
     const drain = randomUUID();
-    const { content, latest, more } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (b) => sink.write(b) }, mark);
+    // After a drain this backlog no longer knows (expired): from the start, which is safe
+    // (the page's merge makes a second copy of a stored record a no-op).
+    const from = after === undefined ? null : this.#ends.get(after) ?? null;
+    const { content, latest, more, end } = await this.#file.read(sink && { head: (m) => sink.head(drain, m), write: (b) => sink.write(b) }, mark, from);
+    this.#ends.set(drain, end);
+    for (const [old, cursor] of this.#ends) {
+      if (this.#ends.size <= MAX_DRAINS) break;
+      this.#ends.delete(old);
+      this.#file.untrack(cursor);
+    }
     // The marks may still be being read from what was sent (capture-file.ts): an ack waits for them.
     this.#drains.set(drain, latest);
     for (const old of this.#drains.keys()) {

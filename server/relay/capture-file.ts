@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { withFileLock } from './file-lock.js';
-import { appendPrivate, openReplacement, readLineBytesPrivate, readLinesPrivate, truncatePrivate } from './private-files.js';
+import { appendPrivate, openReplacement, readLineBytesPrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/exchanges.js';
 
@@ -19,6 +19,15 @@ export const DRAIN_BATCH_BYTES = 64 * 1024 * 1024;
 export interface BatchSink {
   head(more: boolean): void;
   write(bytes: Uint8Array): void;
+}
+
+/**
+ * A place in the file (the byte offset of a line's start) that stays on the same line when
+ * an acknowledgement rewrites the file: where a drain's batch ended, so the next drain can
+ * start there before the first is acknowledged. Let go of with `untrack`.
+ */
+export interface FileCursor {
+  offset: number;
 }
 
 /** The first line of a capture file. */
@@ -53,6 +62,7 @@ export class CaptureFile {
   #queued = new Map<string, number>();
   #warn: (message: string) => void;
   #warned = false;
+  readonly #cursors = new Set<FileCursor>();
 
   readonly #batchBytes: number;
   readonly #pieceBytes: number;
@@ -126,8 +136,14 @@ export class CaptureFile {
    * whole, a bigger one leaves lines out (only blank lines, which are skipped, can make that
    * a "more" with nothing left, and the page's next drain then finds the file empty).
    */
-  read(sink?: BatchSink, keep: (r: ExchangeRecord) => ExchangeRecord = (r) => r): Promise<{ content: string; latest: Promise<Map<string, ExchangeRecord>>; more: boolean }> {
+  read(
+    sink?: BatchSink,
+    keep: (r: ExchangeRecord) => ExchangeRecord = (r) => r,
+    from: FileCursor | null = null,
+  ): Promise<{ content: string; latest: Promise<Map<string, ExchangeRecord>>; more: boolean; end: FileCursor }> {
     return this.#enqueue(async () => {
+      const start = from?.offset ?? 0;
+      let position = start;
       const lines: string[] = [];
       const sent: Buffer[] = [];
       let bytes = 0;
@@ -148,15 +164,24 @@ export class CaptureFile {
           if (err.code === 'ENOENT') return 0;
           throw err;
         });
-        sink.head(size > this.#batchBytes);
+        sink.head(size - start > this.#batchBytes);
+        // A batch from the middle of the file starts with a header of its own, as a file does.
+        if (start > 0 && size > start) {
+          piece.push(Buffer.from(jsonlHeader() + '\n'));
+          pieceBytes += piece[0]!.length;
+        }
       }
       await readLineBytesPrivate(this.#path, (line) => {
-        if (isBlank(line)) return;
+        if (isBlank(line)) {
+          position += line.length + 1;
+          return;
+        }
         const size = line.length + 1;
         if (count > 0 && bytes + size > this.#batchBytes) {
           more = true;
           return false;
         }
+        position += size;
         count++;
         bytes += size;
         if (!sink) return void lines.push(line.toString('utf8'));
@@ -164,10 +189,14 @@ export class CaptureFile {
         piece.push(Buffer.from(line), NEWLINE);
         pieceBytes += size;
         if (pieceBytes >= this.#pieceBytes) send();
-      }, this.#pieceBytes);
+      }, this.#pieceBytes, start);
       send();
+      // A last line without its newline was counted one byte long: the end is never past the file.
+      const size = await stat(this.#path).then((st) => st.size, () => 0);
+      const end = this.#track(Math.min(position, Math.max(size, start)));
       const latest = sink ? latestOfPieces(sent, keep) : Promise.resolve(takeLatest(new Map(), lines, keep));
-      return { content: lines.length ? lines.join('\n') + '\n' : '', latest, more };
+      const content = lines.length ? (start > 0 ? jsonlHeader() + '\n' : '') + lines.join('\n') + '\n' : '';
+      return { content, latest, more, end };
     });
   }
 
@@ -189,6 +218,7 @@ export class CaptureFile {
       const put = async (line: string) => {
         pending.push(line);
         pendingBytes += line.length + 1;
+        newAt += Buffer.byteLength(line) + 1;
         if (pendingBytes >= this.#pieceBytes) await flushPending();
       };
       const flushPending = async () => {
@@ -198,8 +228,16 @@ export class CaptureFile {
         pending = [];
         pendingBytes = 0;
       };
+      // Each cursor moves to where its line lands in the replacement (see FileCursor).
+      const cursors = [...this.#cursors].sort((a, b) => a.offset - b.offset);
+      const moved: number[] = [];
+      let oldAt = 0;
+      let newAt = 0;
       try {
-        await readLinesPrivate(this.#path, async (line) => {
+        await readLineBytesPrivate(this.#path, async (bytes) => {
+          while (moved.length < cursors.length && cursors[moved.length]!.offset <= oldAt) moved.push(newAt);
+          oldAt += bytes.length + 1;
+          const line = bytes.toString('utf8');
           if (line.trim() === '') return;
           const r = record(line);
           if (r === null) return; // the header, or a line cut by a crash: nothing to deliver
@@ -214,6 +252,8 @@ export class CaptureFile {
         await flushPending();
         if (out) await (out as { commit(): Promise<void> }).commit();
         else await truncatePrivate(this.#path);
+        while (moved.length < cursors.length) moved.push(newAt);
+        cursors.forEach((c, i) => { c.offset = out ? moved[i]! : 0; });
       } catch (err) {
         if (out) await (out as { abort(): Promise<void> }).abort();
         throw err;
@@ -221,6 +261,17 @@ export class CaptureFile {
       this.#ids = left;
       return { removed: before.size - left.size, left: left.size };
     }));
+  }
+
+  /** Stops moving a cursor with the file's rewrites. */
+  untrack(cursor: FileCursor): void {
+    this.#cursors.delete(cursor);
+  }
+
+  #track(offset: number): FileCursor {
+    const cursor = { offset };
+    this.#cursors.add(cursor);
+    return cursor;
   }
 
   /** Resolves once every queued write has landed. */

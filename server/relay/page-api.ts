@@ -18,6 +18,7 @@ import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 //   POST backlog         a bounded batch of the capture file's JSONL, a drain id in the
 //                        mrtr-drain header, mrtr-backlog-more: 1 when lines were left out
 //                        (GET works too); the file keeps every line until
+//                        acknowledged (`?after=<drain>`: the batch after that one's)
 //   POST backlog/ack     { drain, ids } says the page stored them; then they are removed
 //   GET  mocks           the mocks served ("Serve as mock"), each with its summary and mismatches
 //   POST mocks           { name, capture, source } serves a capture (JSONL/HAR text) as target mock-<name>
@@ -103,6 +104,8 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
     // while the relay is still reading the rest of the batch.
     let started = false;
     try {
+      // `?after=<drain>`: the batch after that drain's, asked for before it is acknowledged.
+      const after = new URL(req.url ?? '/', 'http://relay.invalid').searchParams.get('after') ?? undefined;
       await ctx.backlog.handOut({
         head: (drain, more) => {
           started = true;
@@ -112,7 +115,7 @@ export async function handlePageApi(ctx: RelayContext, req: IncomingMessage, res
           });
         },
         write: (bytes) => void res.write(bytes),
-      });
+      }, after);
     } catch (err) {
       // Cut short: the page's drain fails and it drains again on its next `open`.
       if (started) return void res.destroy(err as Error);

@@ -114,9 +114,10 @@ export function readLinesPrivate(path: string, onLine: (line: string) => boolean
 
 /**
  * readLinesPrivate without decoding: each line's bytes, as a view that is valid only during
- * the call (the piece it points into is reused by the next read): copy what you keep.
+ * the call (the piece it points into is reused by the next read): copy what you keep. `from`:
+ * the byte offset to start at (a line boundary).
  */
-export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024): Promise<void> {
+export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024, from = 0): Promise<void> {
   let fh: FileHandle;
   try {
     fh = await openChecked(path, O_RDONLY);
@@ -127,9 +128,11 @@ export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) 
   try {
     const piece = Buffer.alloc(Math.max(1, pieceBytes));
     let partial: Buffer[] = [];
+    let position = from;
     for (;;) {
-      const { bytesRead } = await fh.read(piece, 0, piece.length, null);
+      const { bytesRead } = await fh.read(piece, 0, piece.length, position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       let start = 0;
       for (let nl = piece.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = piece.indexOf(10, start)) {
         const line = partial.length ? Buffer.concat([...partial, piece.subarray(start, nl)]) : piece.subarray(start, nl);

@@ -51,6 +51,21 @@ export async function openPage(browser: Browser, opts: BrowserContextOptions & {
   return { context, page, restMs: rested ? Date.now() - t0 : null };
 }
 
+/**
+ * A browser with an on-disk profile (a persistent context, as a user's browser has: its
+ * IndexedDB on disk, not in memory as in an off-the-record window) and one blank page,
+ * returned once the browser is at rest (see the header). Closing the context closes it.
+ */
+export async function openPersistent(profileDir: string, opts: BrowserContextOptions & { initScript?: string } = {}): Promise<PageAtRest> {
+  const { initScript, ...contextOptions } = opts;
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ...contextOptions });
+  if (initScript !== undefined) await context.addInitScript({ content: initScript });
+  const page = context.pages()[0] ?? await context.newPage();
+  const t0 = Date.now();
+  const rested = await untilAtRest();
+  return { context, page, restMs: rested ? Date.now() - t0 : null };
+}
+
 // Resolves true once Chromium's processes (all of them on this machine: the benches run
 // one browser at a time) used under REST_CPU_MS in each of QUIET_WINDOWS windows in a row,
 // false after REST_LIMIT_MS (or where /proc cannot be read: nothing is waited for).

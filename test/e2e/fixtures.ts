@@ -93,7 +93,8 @@ export class InspectorPage {
     await this.page.locator(`[data-testid="target"][data-url="${new URL(url).href}"]`).getByTestId('call-target').click();
   }
 
-  /** Every exchange record in IndexedDB, read directly (what survives a reload). */
+  /** Every exchange record in IndexedDB, read directly (what survives a reload): those
+   *  stored a value each and those in chunks (worker/storage/chunks.ts). */
   storedExchanges(): Promise<ExchangeRecord[]> {
     return this.page.evaluate(
       (name) =>
@@ -107,12 +108,16 @@ export class InspectorPage {
               resolve([]);
               return;
             }
-            const get = db.transaction('exchanges').objectStore('exchanges').getAll();
-            get.onsuccess = () => {
+            const chunked = db.objectStoreNames.contains('chunks');
+            const tx = db.transaction(chunked ? ['exchanges', 'chunks'] : ['exchanges']);
+            const singles = tx.objectStore('exchanges').getAll();
+            const chunks = chunked ? tx.objectStore('chunks').getAll() : null;
+            tx.oncomplete = () => {
               db.close();
-              resolve(get.result as ExchangeRecord[]);
+              const inChunks = ((chunks?.result ?? []) as { records: ExchangeRecord[] }[]).flatMap((c) => c.records);
+              resolve([...(singles.result as ExchangeRecord[]), ...inChunks]);
             };
-            get.onerror = () => reject(get.error);
+            tx.onerror = () => reject(tx.error);
           };
         }),
       DB_NAME,
@@ -637,12 +642,15 @@ export async function failRelayStorage(page: Page): Promise<{ release(): Promise
   const patch = (worker: Worker) => worker.evaluate((on: boolean) => {
     const g = globalThis as { failRelayPuts?: boolean };
     if (g.failRelayPuts === undefined) {
-      // Both ways a relay record is written: `put`, and `add` for an id numbered new
-      // (worker/storage/reserve.ts).
+      // Every way a relay record is written: `put`, and `add` for an id numbered new, a value
+      // each or a chunk of them (worker/storage/chunks.ts).
+      const relay = (v: unknown) => (v as { source?: string } | undefined)?.source === 'relay';
       for (const name of ['put', 'add'] as const) {
         const write = IDBObjectStore.prototype[name];
         IDBObjectStore.prototype[name] = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
-          if (g.failRelayPuts && this.name === 'exchanges' && (value as { source?: string })?.source === 'relay') {
+          const refused = this.name === 'exchanges' ? relay(value)
+            : this.name === 'chunks' && ((value as { records?: unknown[] } | undefined)?.records ?? []).some(relay);
+          if (g.failRelayPuts && refused) {
             throw new DOMException('The quota has been exceeded (test).', 'QuotaExceededError');
           }
           return write.call(this, value, key);

@@ -11,7 +11,8 @@ const DB_NAME = 'mrtr-inspector';
 import { generateCapture } from '../bench/generate-capture.ts';
 import { expect, test } from './fixtures.ts';
 
-// Stored exchanges of one session, counted in IndexedDB (reading 12k records back is slow).
+// Stored exchanges of one session, counted in IndexedDB (reading 12k records back is slow):
+// those stored a value each, and the ids of its chunks (worker/storage/chunks.ts).
 function storedCount(page: Page, session: string): Promise<number> {
   return page.evaluate(([name, s]) => new Promise<number>((resolve, reject) => {
     const open = indexedDB.open(name);
@@ -19,9 +20,14 @@ function storedCount(page: Page, session: string): Promise<number> {
     open.onsuccess = () => {
       const db = open.result;
       const range = IDBKeyRange.bound([s, -Infinity], [s, Infinity]);
-      const req = db.transaction('exchanges').objectStore('exchanges').index('by-session-time').count(range);
-      req.onsuccess = () => { db.close(); resolve(req.result); };
-      req.onerror = () => reject(req.error);
+      const tx = db.transaction(['exchanges', 'chunkIds']);
+      const singles = tx.objectStore('exchanges').index('by-session-time').count(range);
+      const chunks = tx.objectStore('chunkIds').index('by-session').getAll(s);
+      tx.oncomplete = () => {
+        db.close();
+        resolve((chunks.result as { ids: string[] }[]).reduce((n, c) => n + c.ids.length, singles.result));
+      };
+      tx.onerror = () => reject(tx.error);
     };
   }), [DB_NAME, session] as const);
 }

@@ -160,7 +160,8 @@ export class Inspector {
       if (this.sessions.viewing === this.capture.session) void this.sessions.refresh();
       return;
     }
-    if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
+    if (n.type === 'exchanges-stored') for (const id of n.ids) void this.held.settled(id);
+    else if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
     else if (n.id) void this.held.settled(n.id);
   }
 }

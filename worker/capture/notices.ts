@@ -14,6 +14,11 @@ export const CAPTURE_CHANNEL = 'mrtr-capture';
  */
 export type CaptureNotice =
   | { type: 'exchange-start' | 'exchange-head' | 'exchange-events' | 'exchange-end'; id: string; seq?: number }
+  /**
+   * Several exchanges committed in one transaction (the relay feed's writes): one notice
+   * per transaction, not per record, so a backlog of thousands is not thousands of posts.
+   */
+  | { type: 'exchanges-stored'; ids: string[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
   /**
    * A write of this exchange failed (storage full, or any storage error), so IndexedDB does

@@ -32,7 +32,8 @@
 //
 // Acknowledgement: the relay removes backlog records from its file only when this page
 // says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
-// named; server/relay/backlog.ts). The ack is sent after every transaction holding the
+// named; server/relay/backlog.ts). Drains overlap: the next batch is asked for
+// (`?after=<drain>`) while the one before is stored, and each is acknowledged on its own. The ack is sent after every transaction holding the
 // drained records committed, never before (shown is not stored); a page closed in
 // between, or a storage error (quota) on any of them, acknowledges nothing, and the records
 // come again on the next drain (the next `open`), where merging makes the second copy
@@ -90,6 +91,14 @@ function noticeFor(r: StoredExchange): CaptureNotice {
   return { type, id: r.id, seq: r.seq };
 }
 
+/** One drain read: its id, whether the relay holds more, and its records' writes. */
+interface Drained {
+  drain: string | null;
+  more: boolean;
+  ids: string[];
+  written: Promise<boolean>[];
+}
+
 /** Feeds relay captures into storage for as long as the worker lives. */
 export class RelayFeed {
   readonly #deps: RelayFeedDeps;
@@ -110,9 +119,11 @@ export class RelayFeed {
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#behind = new WriteBehind({
       store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
+      // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
         deps.stored(records);
-        for (const r of records) deps.announce(noticeFor(r));
+        if (records.length === 1) deps.announce(noticeFor(records[0]!));
+        else if (records.length > 1) deps.announce({ type: 'exchanges-stored', ids: records.map((r) => r.id) });
       },
       // As the tap does: storage refused (quota), so each record goes to the page's held
       // exchanges (shown, exported, written on "Retry saving") instead of being dropped.
@@ -180,10 +191,7 @@ export class RelayFeed {
       this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
       return;
     }
-    this.#draining = this.#drainOnce().then((more) => {
-      // A big backlog comes in bounded batches: the next one once this one is acknowledged.
-      if (more) this.#drainAgain = true;
-    }).finally(() => {
+    this.#draining = this.#drainAll().finally(() => {
       this.#draining = null;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
@@ -192,15 +200,37 @@ export class RelayFeed {
     });
   }
 
-  // Resolves true when the batch was acknowledged and the relay holds more.
-  async #drainOnce(): Promise<boolean> {
-    const url = (path: string) => new URL(path, this.#deps.base).href;
+  // A big backlog comes in bounded batches: the next is read while the one before is being
+  // stored (one at most: two drains in memory), each acknowledged once its own writes
+  // committed. A drain not acknowledged (storage refused it, the relay went away) ends the
+  // run once the drain read meanwhile is stored; the next `open` drains from the start.
+  async #drainAll(): Promise<void> {
+    let after: string | null = null;
+    let behind: Promise<boolean> | null = null;
+    try {
+      for (let first = true; !this.#stopped; first = false) {
+        const got = await this.#read(after, first);
+        if (!got) return;
+        const before = behind;
+        const acked = this.#acknowledge(got, before);
+        behind = acked;
+        if (before && !(await before)) return;
+        if (!got.more || !got.drain) return;
+        after = got.drain;
+      }
+    } finally {
+      await behind;
+    }
+  }
+
+  // Reads one drain, each batch laid into the session as soon as it is numbered and written
+  // once it is listed (capture/write-behind.ts). The first drain of a run holds its writes
+  // until it is read (the list first); a later one does not: the drain before it is stored
+  // meanwhile. Null when the relay went away mid-drain.
+  async #read(after: string | null, hold: boolean): Promise<Drained | null> {
     const ids: string[] = [];
-    // Each batch is laid into the session as soon as it is numbered, and written once the
-    // drain is read and listed (capture/write-behind.ts); the acknowledgement waits for
-    // every batch's commit (see "Acknowledgement" above).
     const written: Promise<boolean>[] = [];
-    const release = this.#behind.hold();
+    const release = hold ? this.#behind.hold() : () => undefined;
     const read = this.#deps.reading?.();
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
@@ -209,26 +239,36 @@ export class RelayFeed {
       written.push(taken.written);
       await taken.laid;
     };
+    const path = after === null ? RELAY_BACKLOG : `${RELAY_BACKLOG}?after=${encodeURIComponent(after)}`;
     let head: BacklogHead | null;
     try {
-      head = await readBacklog(this.#fetch, url(RELAY_BACKLOG), store);
+      head = await readBacklog(this.#fetch, new URL(path, this.#deps.base).href, store);
     } catch {
-      return false; // the relay went away mid-drain; its next `open` drains again
+      return null; // the relay went away mid-drain; its next `open` drains again
     } finally {
       release();
       read?.();
     }
-    if (!head) return false;
-    const { drain, more } = head;
-    const all = (await Promise.all(written)).every(Boolean);
-    if (ids.length === 0 || !all || !drain) return false;
+    return head && { drain: head.drain, more: head.more, ids, written };
+  }
+
+  // Resolves true once every batch of the drain committed and the relay took the
+  // acknowledgement (see "Acknowledgement" above), never before the drain before it was
+  // acknowledged: a copy of an id the drain before also held, and no newer, is not written
+  // again (the earlier copy is), yet the relay drops every line of an acknowledged id up to
+  // the copy handed out, so acknowledging it while that earlier write could still fail
+  // would lose the record from both places.
+  async #acknowledge(got: Drained, before: Promise<boolean> | null): Promise<boolean> {
+    const all = (await Promise.all(got.written)).every(Boolean);
+    if (before && !(await before)) return false;
+    if (got.ids.length === 0 || !all || !got.drain) return false;
     try {
-      const ack = await this.#fetch(url(RELAY_BACKLOG_ACK), {
+      const ack = await this.#fetch(new URL(RELAY_BACKLOG_ACK, this.#deps.base).href, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ drain, ids: [...new Set(ids)] }),
+        body: JSON.stringify({ drain: got.drain, ids: [...new Set(got.ids)] }),
       });
-      return ack.ok && more;
+      return ack.ok;
     } catch {
       // Not acknowledged: the relay keeps the records and hands them out again.
       return false;

@@ -15,7 +15,7 @@ import type { CaptureNotice, NoticeChannel } from '../capture/notices.js';
 import type { SessionModel } from '../view/session-model.js';
 
 export interface CaptureOwnerDeps {
-  store: Pick<CaptureStore, 'getExchange'>;
+  store: Pick<CaptureStore, 'getExchanges'>;
   sessions: Map<string, Promise<SessionModel>>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
@@ -65,8 +65,10 @@ export class CaptureOwner {
 
   /** One notice from the channel: committed writes are read and laid in. */
   notice(n: CaptureNotice): void {
-    if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.id === undefined) return; // the page keeps those
-    this.#ids.add(n.id);
+    if (n.type === 'exchanges-stored') for (const id of n.ids) this.#ids.add(id);
+    else if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.id === undefined) return; // the page keeps those
+    else this.#ids.add(n.id);
+    if (this.#ids.size === 0) return;
     this.#reading ??= this.#readAll().finally(() => {
       this.#reading = null;
       if (this.#ids.size) this.notice({ type: 'exchange-end', id: [...this.#ids][0]! });
@@ -147,7 +149,8 @@ export class CaptureOwner {
     while (this.#ids.size) {
       const ids = [...this.#ids];
       this.#ids.clear();
-      const got = await Promise.all(ids.map((id) => this.#deps.store.getExchange(id).catch(() => undefined)));
+      // One read transaction for all of them (a chunk holding several is read once).
+      const got: (StoredExchange | undefined)[] = await this.#deps.store.getExchanges(ids).catch(() => []);
       await this.apply(got.filter((r): r is StoredExchange => r !== undefined));
     }
   }

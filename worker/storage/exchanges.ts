@@ -1,12 +1,14 @@
-// Exchange records: progressive writes from the tap, paged reads for the worker and page.
-// Every write is its own short transaction, so a killed service worker leaves each
-// exchange at its last completed step, never half-written.
+// Exchange records: progressive writes from the tap, whole records from the relay and
+// imports (stored in chunks, storage/chunks.ts). Every write is its own short transaction,
+// so a killed service worker leaves each exchange at its last completed step, never
+// half-written. Reads are in storage/reads.ts.
 import type { ExchangeRecord, ExchangeState, SseEventRecord } from '../protocol.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Connection } from './connection.js';
 import { StorageError, toStorageError } from './errors.js';
 import type { StoredExchange } from './schema.js';
 import { isFinal, planMerge } from './merge-plan.js';
+import { Chunks, committed, EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
 
 export { isFinal, planMerge, supersedes, type MergePlan } from './merge-plan.js';
 
@@ -25,18 +27,6 @@ export interface ExchangeEnd {
   body?: string;
   /** Unterminated tail of an event stream, kept verbatim. */
   tail?: string;
-}
-
-/** Where to resume paging: the last item of the previous page. */
-export interface PageCursor {
-  startedAt: number;
-  id: string;
-}
-
-export interface ExchangePage {
-  items: StoredExchange[];
-  /** Pass back as `after` to get the next page; null when this was the last. */
-  next: PageCursor | null;
 }
 
 async function write<T>(doing: string, fn: () => Promise<T>): Promise<T> {
@@ -72,10 +62,11 @@ export function addExchange(conn: Connection, rec: NewExchange): Promise<StoredE
 export function fillExchange(conn: Connection, rec: NewExchange): Promise<StoredExchange | null> {
   return write('recording a Console send', async () => {
     const db = await conn.get();
-    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    const tx = db.transaction([...EXCHANGE_STORES, 'sessions'], 'readwrite');
     tx.done.catch(() => undefined);
-    const exchanges = tx.objectStore('exchanges');
-    const old = await exchanges.get(rec.id);
+    const chunks = new Chunks(tx);
+    const place = await chunks.locate(rec.id);
+    const old = place?.rec;
     if (old && isFinal(old)) {
       await tx.done;
       return null;
@@ -94,18 +85,15 @@ export function fillExchange(conn: Connection, rec: NewExchange): Promise<Stored
       await sessions.put(s);
     }
     const stored: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq, session };
-    await exchanges.put(stored);
-    await tx.done;
+    await (place ? chunks.replace(place, stored) : tx.objectStore('exchanges').put(stored));
+    await Promise.all([chunks.flush(), tx.done]);
     return stored;
   });
 }
 
-/** Writes a whole record as given (imports, relay records, tests). */
+/** Writes a whole record as given, where its id is stored or as a new one (tests, the Console). */
 export function putExchange(conn: Connection, rec: StoredExchange): Promise<void> {
-  return write('saving an exchange', async () => {
-    const db = await conn.get();
-    await db.put('exchanges', rec);
-  });
+  return putExchanges(conn, [rec]);
 }
 
 /**
@@ -120,50 +108,29 @@ export function mergeExchanges(conn: Connection, session: string, records: reado
   return write('saving relayed exchanges', async () => {
     if (records.length === 0) return [];
     const db = await conn.get();
-    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
-    // A failed request below aborts the transaction; its `done` is awaited only on the
-    // happy path, so keep that rejection from surfacing as unhandled.
-    tx.done.catch(() => undefined);
-    const exchanges = tx.objectStore('exchanges');
-    const sessions = tx.objectStore('sessions');
-    // Every read is issued at once and every write without waiting for the one before: one
-    // round trip to the database per batch instead of two per record (a relay backlog
-    // batch holds thousands). Requests in one transaction still run in the order issued.
-    const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(exchanges, records)]);
-    const plan = planMerge(session, stored, olds, records);
-    const puts: Promise<unknown>[] = plan.written.map((r) => exchanges.put(r));
-    if (plan.fresh.size > 0) puts.push(sessions.put(plan.session));
-    await Promise.all([...puts, tx.done]);
-    return plan.written;
+    const tx = db.transaction([...EXCHANGE_STORES, 'sessions'], 'readwrite');
+    return committed(tx, async () => {
+      const sessions = tx.objectStore('sessions');
+      // Every stored copy is read before anything is written: one round trip per batch
+      // instead of two per record (a relay backlog batch holds thousands).
+      const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(tx, records)]);
+      const plan = planMerge(session, stored, olds, records);
+      const writes: Promise<unknown>[] = [storeCopies(tx, plan.written.map((copy) => ({ copy, fresh: false })))];
+      if (plan.fresh.size > 0) writes.push(sessions.put(plan.session));
+      await Promise.all(writes);
+      return plan.written;
+    });
   });
 }
 
-/** Up to this many stored exchanges, a merge lists the store's keys instead of asking per id. */
-export const MERGE_KEY_LIST_LIMIT = 50_000;
-
-// The stored copy of each record's id (undefined for a new id). A backlog drained into a
-// fresh session is nearly all new ids: asking for each cost a request per record (a third
-// of a 2,600-record batch's merge in Chromium), so while the store is small its keys are
-// listed in one request and only the ids it holds are read.
-export async function storedCopies(
-  exchanges: { count(): Promise<number>; getAllKeys(): Promise<IDBValidKey[]>; get(id: string): Promise<StoredExchange | undefined> },
-  records: readonly ExchangeRecord[],
-): Promise<(StoredExchange | undefined)[]> {
-  const ask = (keep: (id: string) => boolean) =>
-    Promise.all(records.map((r) => (keep(r.id) ? exchanges.get(r.id) : undefined)));
-  if (records.length < 64 || (await exchanges.count()) > MERGE_KEY_LIST_LIMIT) return ask(() => true);
-  const keys = new Set(await exchanges.getAllKeys());
-  return ask((id) => keys.has(id));
-}
-
-/** Writes many whole records in one transaction (an import); all or none. */
+/** Writes many whole records in one transaction (an import), in chunks; all or none. A
+ *  record whose id is stored replaces that copy. */
 export function putExchanges(conn: Connection, recs: readonly StoredExchange[]): Promise<void> {
   return write('saving imported exchanges', async () => {
+    if (recs.length === 0) return;
     const db = await conn.get();
-    const tx = db.transaction('exchanges', 'readwrite');
-    // A failed put aborts the transaction; tx.done carries the error.
-    for (const r of recs) tx.store.put(r).catch(() => undefined);
-    await tx.done;
+    const tx = db.transaction(EXCHANGE_STORES, 'readwrite');
+    await committed(tx, () => storeCopies(tx, recs.map((copy) => ({ copy, fresh: false }))));
   });
 }
 
@@ -178,15 +145,17 @@ export function updateExchange(
 ): Promise<StoredExchange> {
   return write('updating an exchange', async () => {
     const db = await conn.get();
-    const tx = db.transaction('exchanges', 'readwrite');
-    const rec = await tx.store.get(id);
-    if (!rec) {
+    const tx = db.transaction(EXCHANGE_STORES, 'readwrite');
+    const chunks = new Chunks(tx);
+    const place = await chunks.locate(id);
+    if (!place) {
       tx.abort();
       await tx.done.catch(() => undefined);
       throw new StorageError('not-found', `No exchange with id ${id} is stored (was the session cleared?).`);
     }
-    const next = change(rec) ?? rec;
-    await Promise.all([tx.store.put(next), tx.done]);
+    const next = change(place.rec) ?? place.rec;
+    await chunks.replace(place, next);
+    await Promise.all([chunks.flush(), tx.done]);
     return next;
   });
 }
@@ -218,74 +187,20 @@ export function endExchange(conn: Connection, id: string, end: ExchangeEnd): Pro
   });
 }
 
-export async function getExchange(conn: Connection, id: string): Promise<StoredExchange | undefined> {
-  try {
-    return await (await conn.get()).get('exchanges', id);
-  } catch (err) {
-    throw toStorageError(err, 'reading an exchange');
-  }
-}
-
-/** Exchanges by id, in the order asked (undefined where there is none), in one transaction. */
-export async function getExchanges(conn: Connection, ids: readonly string[]): Promise<(StoredExchange | undefined)[]> {
-  try {
-    const tx = (await conn.get()).transaction('exchanges');
-    const got = await Promise.all(ids.map((id) => tx.store.get(id)));
-    await tx.done;
-    return got;
-  } catch (err) {
-    throw toStorageError(err, 'reading exchanges');
-  }
-}
-
-/** One page of a session's exchanges in start-time order (ties broken by id). */
-export async function pageExchanges(
-  conn: Connection,
-  session: string,
-  opts: { after?: PageCursor | null; limit?: number } = {},
-): Promise<ExchangePage> {
-  const limit = Math.max(1, opts.limit ?? 200);
-  const after = opts.after ?? null;
-  try {
-    const db = await conn.get();
-    const range = IDBKeyRange.bound([session, after ? after.startedAt : -Infinity], [session, Infinity]);
-    const items: StoredExchange[] = [];
-    let cursor = await db.transaction('exchanges').store.index('by-session-time').openCursor(range);
-    // Equal start times sort by primary key inside the index; skip what the last page had.
-    while (cursor && after && cursor.value.startedAt === after.startedAt && cursor.primaryKey <= after.id) {
-      cursor = await cursor.continue();
-    }
-    while (cursor && items.length < limit) {
-      items.push(cursor.value);
-      cursor = await cursor.continue();
-    }
-    const last = items[items.length - 1];
-    return { items, next: cursor && last ? { startedAt: last.startedAt, id: last.id } : null };
-  } catch (err) {
-    throw toStorageError(err, 'reading a page of exchanges');
-  }
-}
-
-export async function countExchanges(conn: Connection, session: string): Promise<number> {
-  try {
-    const db = await conn.get();
-    return await db.countFromIndex('exchanges', 'by-session-time', IDBKeyRange.bound([session, -Infinity], [session, Infinity]));
-  } catch (err) {
-    throw toStorageError(err, 'counting exchanges');
-  }
-}
-
 /** Deletes every exchange of a session and restarts its numbering. */
 export function clearExchanges(conn: Connection, session: string): Promise<void> {
   return write('clearing a session', async () => {
     const db = await conn.get();
-    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    const tx = db.transaction([...EXCHANGE_STORES, 'sessions'], 'readwrite');
     const range = IDBKeyRange.bound([session, -Infinity], [session, Infinity]);
+    const nos = await tx.objectStore('chunkIds').index('by-session').getAllKeys(session);
+    const deletes = nos.flatMap((no) => [tx.objectStore('chunks').delete(no), tx.objectStore('chunkIds').delete(no)]);
     let cursor = await tx.objectStore('exchanges').index('by-session-time').openCursor(range);
     while (cursor) {
       await cursor.delete();
       cursor = await cursor.continue();
     }
+    await Promise.all(deletes);
     const s = await tx.objectStore('sessions').get(session);
     if (s) await tx.objectStore('sessions').put({ ...s, nextSeq: 0 });
     await tx.done;

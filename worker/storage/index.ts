@@ -5,7 +5,9 @@ import { Connection } from './connection.js';
 import * as catalog from './catalog.js';
 import * as exchanges from './exchanges.js';
 import * as reserve from './reserve.js';
-import type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
+import * as reads from './reads.js';
+import type { ExchangeEnd, NewExchange, ResponseHead } from './exchanges.js';
+import type { ExchangePage, PageCursor } from './reads.js';
 import type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 import type { ExchangeRecord, SseEventRecord } from '../protocol.js';
 
@@ -14,7 +16,8 @@ export { isFinal, supersedes } from './exchanges.js';
 export { StorageError, isQuotaError, storageErrorInfo, type StorageErrorInfo, type StorageErrorKind } from './errors.js';
 export { DB_NAME, DB_VERSION } from './schema.js';
 export type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
-export type { ExchangeEnd, ExchangePage, NewExchange, PageCursor, ResponseHead } from './exchanges.js';
+export type { ExchangeEnd, NewExchange, ResponseHead } from './exchanges.js';
+export type { ExchangePage, PageCursor } from './reads.js';
 export type { Reservation, ReservedCopy } from './reserve.js';
 
 /** Typed access to the capture database. Every method throws only StorageError. */
@@ -53,13 +56,13 @@ export class CaptureStore {
   endExchange(id: string, end: ExchangeEnd): Promise<StoredExchange> { return exchanges.endExchange(this.#conn, id, end); }
 
   // Exchanges: reads.
-  getExchange(id: string): Promise<StoredExchange | undefined> { return exchanges.getExchange(this.#conn, id); }
+  getExchange(id: string): Promise<StoredExchange | undefined> { return reads.getExchange(this.#conn, id); }
   /** Exchanges by id in one read transaction, in the order asked (undefined where missing). */
-  getExchanges(ids: readonly string[]): Promise<(StoredExchange | undefined)[]> { return exchanges.getExchanges(this.#conn, ids); }
+  getExchanges(ids: readonly string[]): Promise<(StoredExchange | undefined)[]> { return reads.getExchanges(this.#conn, ids); }
   pageExchanges(session: string, opts?: { after?: PageCursor | null; limit?: number }): Promise<ExchangePage> {
-    return exchanges.pageExchanges(this.#conn, session, opts);
+    return reads.pageExchanges(this.#conn, session, opts);
   }
-  countExchanges(session: string): Promise<number> { return exchanges.countExchanges(this.#conn, session); }
+  countExchanges(session: string): Promise<number> { return reads.countExchanges(this.#conn, session); }
   clearExchanges(session: string): Promise<void> { return exchanges.clearExchanges(this.#conn, session); }
 
   /** Every exchange of a session, a page at a time (for the analysis worker). */

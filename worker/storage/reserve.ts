@@ -3,21 +3,21 @@
 //   reserveExchanges: decides what mergeExchanges would write (numbering, `supersedes`) and
 //     advances the session's numbering, without writing the records: one small transaction
 //     per batch, whatever its size;
-//   writeReserved: writes those copies later, a chunk per transaction.
+//   writeReserved: writes those copies later, in chunks (storage/chunks.ts), a transaction
+//     per call.
 // Why: in Chromium each put costs ~80–150 µs whatever its size (the request, not the bytes),
 // so storing a 20k backlog takes seconds; the relay keeps every drained record until the
 // page acknowledges it stored it, so nothing is lost by showing first and writing next.
 //
 // Race, written down: between the two steps another writer may store one of the ids (a
 // second tab draining the same backlog reserves its own numbers for it). A copy reserved
-// as new is therefore written with `add`, never `put`: the id someone stored first is
-// refused, reported as collided, and that transaction still commits the rest (the refusal
-// is caught on its request, so it does not abort the transaction).
-import { unwrap } from 'idb';
+// as new is therefore never written over a stored copy: the id someone stored first is
+// reported as collided, and that transaction still commits the rest.
 import type { ExchangeRecord } from '../protocol.js';
 import type { Connection } from './connection.js';
 import { toStorageError } from './errors.js';
-import { planMerge, storedCopies } from './exchanges.js';
+import { planMerge } from './exchanges.js';
+import { committed, EXCHANGE_STORES, storeCopies, storedCopies } from './chunks.js';
 import type { StoredExchange } from './schema.js';
 
 /** What a reservation decided: the copies to write, and which of them are new ids. */
@@ -40,10 +40,10 @@ export async function reserveExchanges(conn: Connection, session: string, record
   try {
     if (records.length === 0) return { copies: [], fresh: new Set() };
     const db = await conn.get();
-    const tx = db.transaction(['exchanges', 'sessions'], 'readwrite');
+    const tx = db.transaction([...EXCHANGE_STORES, 'sessions'], 'readwrite');
     tx.done.catch(() => undefined);
     const sessions = tx.objectStore('sessions');
-    const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(tx.objectStore('exchanges'), records)]);
+    const [stored, olds] = await Promise.all([sessions.get(session), storedCopies(tx, records)]);
     const plan = planMerge(session, stored, olds, records);
     if (plan.fresh.size > 0) await sessions.put(plan.session);
     await tx.done;
@@ -54,32 +54,17 @@ export async function reserveExchanges(conn: Connection, session: string, record
 }
 
 /**
- * Writes reserved copies in one transaction: `add` for fresh ids, `put` for the rest.
- * Resolves to the ids someone else stored first (their copies were not written); throws a
- * StorageError (nothing written) when the transaction fails otherwise.
+ * Writes reserved copies in one transaction: a fresh id only where nothing is stored under
+ * it, the rest over their stored copies. Resolves to the ids someone else stored first
+ * (their copies were not written); throws a StorageError (nothing written) when the
+ * transaction fails otherwise.
  */
 export async function writeReserved(conn: Connection, items: readonly ReservedCopy[]): Promise<string[]> {
   try {
-    const collided: string[] = [];
-    if (items.length === 0) return collided;
+    if (items.length === 0) return [];
     const db = await conn.get();
-    const tx = db.transaction('exchanges', 'readwrite');
-    // The plain IDBObjectStore: a refused `add` must be caught on its own request (and its
-    // event's default prevented) or it aborts the whole transaction.
-    const raw = unwrap(tx.store);
-    for (const { copy, fresh } of items) {
-      const req = fresh ? raw.add(copy) : raw.put(copy);
-      if (fresh) {
-        req.onerror = (e) => {
-          if (req.error?.name !== 'ConstraintError') return;
-          e.preventDefault();
-          e.stopPropagation();
-          collided.push(copy.id);
-        };
-      }
-    }
-    await tx.done;
-    return collided;
+    const tx = db.transaction(EXCHANGE_STORES, 'readwrite');
+    return await committed(tx, () => storeCopies(tx, items));
   } catch (err) {
     throw toStorageError(err, 'saving relayed exchanges');
   }

@@ -5,7 +5,7 @@ import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { ExchangeRecord } from '../protocol.js';
 
 export const DB_NAME = 'mrtr-inspector';
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** A named capture: every exchange the tap records belongs to exactly one. */
 export interface SessionRecord {
@@ -52,7 +52,25 @@ export type SettingKey = keyof SettingsMap;
 /** A stored exchange always has a session, so it appears in the session index. */
 export type StoredExchange = ExchangeRecord & { session: string };
 
+/**
+ * Up to CHUNK_RECORDS exchanges of one session stored as one value (storage/chunks.ts):
+ * in Chromium a request costs the same whatever its size, so a backlog or an import
+ * stored a record per value spent its time on requests. Keyed by the number its
+ * directory entry (`ChunkIds`) was given.
+ */
+export interface ChunkRecord {
+  session: string;
+  records: StoredExchange[];
+}
+
+/** A chunk's directory entry: which ids it holds (the id → chunk index), without bodies. */
+export interface ChunkIds {
+  session: string;
+  ids: string[];
+}
+
 export interface MrtrSchema extends DBSchema {
+  /** One value per exchange: the tap's progressive writes, and everything stored before chunks. */
   exchanges: {
     key: string;
     value: StoredExchange;
@@ -61,6 +79,8 @@ export interface MrtrSchema extends DBSchema {
   sessions: { key: string; value: SessionRecord; indexes: { 'by-created': number } };
   targets: { key: string; value: TargetRecord; indexes: { 'by-url': string } };
   settings: { key: SettingKey; value: SettingsMap[SettingKey] };
+  chunks: { key: number; value: ChunkRecord };
+  chunkIds: { key: number; value: ChunkIds; indexes: { 'by-id': string; 'by-session': string } };
 }
 
 export type MrtrDatabase = IDBPDatabase<MrtrSchema>;
@@ -82,5 +102,16 @@ export function upgrade(
     targets.createIndex('by-url', 'url');
     db.createObjectStore('settings');
   }
-  // if (oldVersion < 2) { ... }  ← the next change goes here.
+  // Version 2 adds chunked storage beside the per-exchange store, which stays as it was:
+  // what a version 1 database holds is read where it lies, so the upgrade moves nothing,
+  // and a step that fails aborts the version change as a whole (the database stays at 1).
+  if (oldVersion < 2) {
+    db.createObjectStore('chunks');
+    const ids = db.createObjectStore('chunkIds', { autoIncrement: true });
+    // Unique: an id lives in one chunk at most, so a second writer's copy of an id is
+    // refused by the database rather than stored twice (storage/chunks.ts).
+    ids.createIndex('by-id', 'ids', { multiEntry: true, unique: true });
+    ids.createIndex('by-session', 'session');
+  }
+  // if (oldVersion < 3) { ... }  ← the next change goes here.
 }

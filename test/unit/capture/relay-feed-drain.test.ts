@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
+import type { CaptureNotice } from '../../../worker/capture/notices.js';
 import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker/storage/index.js';
 
 const RECORDS = 3000; // a first batch of 1,000 and one of 2,000 (capture/backlog-read.ts)
@@ -42,6 +43,7 @@ function harness() {
   const writes: { size: number; commit: () => void; committed: boolean; afterRead: boolean }[] = [];
   const acks: { ids: string[]; committedBefore: number }[] = [];
   const laid: StoredExchange[] = [];
+  const announced: CaptureNotice[] = [];
   let nextSeq = 0;
   const store = {
     async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
@@ -68,14 +70,14 @@ function harness() {
   const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
   const feed = new RelayFeed({
     store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
-    laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => undefined, announce: () => undefined,
+    laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => undefined, announce: (n) => void announced.push(n),
   });
-  return { feed, events, body, writes, acks, laid };
+  return { feed, events, body, writes, acks, laid, announced };
 }
 
 describe('relay backlog drain', () => {
   it('lays the whole backlog in before writing any of it, and acknowledges once every write committed', async () => {
-    const { feed, events, body, writes, acks, laid } = harness();
+    const { feed, events, body, writes, acks, laid, announced } = harness();
     feed.start();
     events.onopen!(new Event('open'));
     await vi.waitFor(() => expect(body.finished).toBe(true), WAIT);
@@ -99,6 +101,150 @@ describe('relay backlog drain', () => {
     expect(acks).toHaveLength(1);
     expect(acks[0]!.committedBefore).toBe(writes.length);
     expect(new Set(acks[0]!.ids).size).toBe(RECORDS);
+    // The other tabs are told once per committed write, not once per record.
+    expect(announced).toHaveLength(writes.length);
+    expect(announced.flatMap((n) => (n.type === 'exchanges-stored' ? n.ids : [])).sort()).toEqual(laid.map((r) => r.id).sort());
+    feed.stop();
+  });
+});
+
+describe('overlapping relay backlog drains', () => {
+  const rec = (i: number): ExchangeRecord => ({ v: 1, id: `r-${i}`, seq: i, source: 'relay', startedAt: 1_000 + i, state: 'complete', request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [] } });
+  function text(from: number, count: number): string {
+    let t = JSON.stringify({ kind: 'mrtr-inspector-capture', version: 1, createdAt: '2026-12-02T00:00:00.000Z' }) + '\n';
+    for (let i = from; i < from + count; i++) t += jsonlLine(rec(i));
+    return t;
+  }
+
+  it('reads the next drain while the one before is stored, and acknowledges each once its own writes committed', async () => {
+    const asked: string[] = [];
+    const committed = new Set<string>();
+    const writes: { ids: string[]; commit: () => void; committed: boolean }[] = [];
+    const acks: { drain: string; ids: string[]; allCommitted: boolean; asked: number }[] = [];
+    let nextSeq = 0;
+    const store = {
+      async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
+      async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
+        const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
+        return { copies, fresh: new Set(copies.map((c) => c.id)) };
+      },
+      writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
+        return new Promise((resolve) => {
+          const w = { ids: items.map((i) => i.copy.id), committed: false, commit: () => { w.committed = true; for (const id of w.ids) committed.add(id); resolve([]); } };
+          writes.push(w);
+        });
+      },
+    } as unknown as CaptureStore;
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(url));
+      if (u.pathname === '/relay/api/backlog') {
+        const after = u.searchParams.get('after');
+        asked.push(after ?? '');
+        if (after === null) return new Response(text(0, 300), { headers: { 'mrtr-drain': 'd1', 'mrtr-backlog-more': '1' } });
+        return new Response(text(300, 300), { headers: { 'mrtr-drain': 'd2', 'mrtr-backlog-more': '0' } });
+      }
+      if (u.pathname === '/relay/api/backlog/ack') {
+        const body = JSON.parse(String(init!.body)) as { drain: string; ids: string[] };
+        acks.push({ ...body, allCommitted: body.ids.every((id) => committed.has(id)), asked: asked.length });
+        return new Response('{}');
+      }
+      return new Response('', { status: 404 });
+    }) as typeof globalThis.fetch;
+    const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
+    const feed = new RelayFeed({
+      store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
+      laid: () => undefined, stored: () => undefined, collided: () => undefined, announce: () => undefined,
+    });
+    feed.start();
+    events.onopen!(new Event('open'));
+    // The second drain is asked for while nothing of the first is stored yet.
+    await vi.waitFor(() => expect(asked).toEqual(['', 'd1']), WAIT);
+    expect(writes.every((w) => !w.committed)).toBe(true);
+    expect(acks).toEqual([]);
+    let done = false;
+    const finished = feed.idle().then(() => { done = true; });
+    while (!done) {
+      const w = writes.find((x) => !x.committed);
+      if (w) w.commit();
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await finished;
+    expect(acks.map((a) => a.drain)).toEqual(['d1', 'd2']);
+    expect(acks.every((a) => a.allCommitted)).toBe(true);
+    expect(acks[0]!.ids).toEqual(Array.from({ length: 300 }, (_, i) => `r-${i}`));
+    expect(acks[1]!.ids).toEqual(Array.from({ length: 300 }, (_, i) => `r-${300 + i}`));
+    feed.stop();
+  });
+  // The relay drops every line of an acknowledged id up to the copy it handed out, so an id
+  // the second drain holds again (an equal copy, not written twice) must not be acknowledged
+  // while the first drain's write of it can still fail.
+  it('acknowledges no drain whose records are not all stored, also an id the drain before held and failed to store', async () => {
+    const committed = new Set<string>();
+    const asked: string[] = [];
+    const writes: { ids: string[]; settle: (ok: boolean) => void; settled: boolean }[] = [];
+    const acks: { drain: string; ids: string[] }[] = [];
+    let nextSeq = 0;
+    const store = {
+      async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
+      async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
+        const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
+        return { copies, fresh: new Set(copies.map((c) => c.id)) };
+      },
+      writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
+        return new Promise((resolve, reject) => {
+          const w = {
+            ids: items.map((i) => i.copy.id), settled: false,
+            settle: (ok: boolean) => {
+              w.settled = true;
+              if (!ok) return reject(new Error('QuotaExceededError'));
+              for (const id of w.ids) committed.add(id);
+              resolve([]);
+            },
+          };
+          writes.push(w);
+        });
+      },
+    } as unknown as CaptureStore;
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(url));
+      if (u.pathname === '/relay/api/backlog') {
+        const after = u.searchParams.get('after');
+        asked.push(after ?? '');
+        if (after === null) return new Response(text(0, 300), { headers: { 'mrtr-drain': 'd1', 'mrtr-backlog-more': '1' } });
+        // The second drain holds r-0 again, the same copy (no newer).
+        return new Response(text(300, 300) + jsonlLine(rec(0)), { headers: { 'mrtr-drain': 'd2', 'mrtr-backlog-more': '0' } });
+      }
+      if (u.pathname === '/relay/api/backlog/ack') {
+        const body = JSON.parse(String(init!.body)) as { drain: string; ids: string[] };
+        acks.push(body);
+        return new Response('{}');
+      }
+      return new Response('', { status: 404 });
+    }) as typeof globalThis.fetch;
+    const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
+    const refused: string[] = [];
+    const feed = new RelayFeed({
+      store, fetch, base: 'http://127.0.0.1:1/', openEvents: () => events,
+      laid: () => undefined, stored: () => undefined, collided: () => undefined,
+      announce: (n) => { if (n.type === 'exchange-unsaved') refused.push(n.id); },
+    });
+    feed.start();
+    events.onopen!(new Event('open'));
+    await vi.waitFor(() => expect(asked).toEqual(['', 'd1']), WAIT);
+    let done = false;
+    const finished = feed.idle().then(() => { done = true; });
+    while (!done) {
+      // Storage refuses the write holding r-0 (the first drain's copy); the rest commit.
+      const w = writes.find((x) => !x.settled);
+      if (w) w.settle(!w.ids.includes('r-0'));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await finished;
+    expect(refused).toContain('r-0');
+    expect(committed.has('r-0')).toBe(false);
+    // Every id the relay was told is stored, is: r-0 stays in its file for the next drain.
+    for (const a of acks) for (const id of a.ids) expect(committed.has(id), `${a.drain} acknowledged ${id}`).toBe(true);
+    expect(acks.flatMap((a) => a.ids)).not.toContain('r-0');
     feed.stop();
   });
 });

@@ -15,7 +15,7 @@ function stored(): StoredExchange[] {
 function setup(loaded: boolean) {
   const db = new Map<string, StoredExchange>();
   let reads = 0;
-  const store = { async getExchange(id: string) { reads++; return db.get(id); } } as unknown as CaptureStore;
+  const store = { async getExchanges(ids: string[]) { reads += ids.length; return ids.map((id) => db.get(id)); } } as unknown as CaptureStore;
   const model = new SessionModel();
   const sessions = new Map<string, Promise<SessionModel>>(loaded ? [['s1', Promise.resolve(model)]] : []);
   const analysed: string[] = [];
@@ -54,6 +54,18 @@ describe('the capture owner', () => {
     await s.owner.settled();
     expect(s.reads()).toBeLessThanOrEqual(2);
     expect(s.model.records.get(a.id)?.state).toBe('complete');
+  });
+
+  it('lays in every exchange of a batched notice (one per committed transaction), read in one go', async () => {
+    const s = setup(true);
+    const all = stored();
+    for (const r of all) s.db.set(r.id, r);
+    s.hear({ type: 'exchanges-stored', ids: all.map((r) => r.id) });
+    await s.owner.settled();
+    await flush();
+    for (const r of all) expect(s.model.records.get(r.id)).toEqual(r);
+    expect(s.reads()).toBe(all.length);
+    expect(s.told).toEqual([['s1']]);
   });
 
   it('only reports a session it has not loaded: its first read loads it from storage', async () => {
