@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { withFileLock } from './file-lock.js';
 import { appendPrivate, openReplacement, readLineBytesPrivate, truncatePrivate } from './private-files.js';
 import type { ExchangeRecord } from '../../worker/protocol.js';
-import { supersedes } from '../../worker/storage/exchanges.js';
+import { supersedes } from '../../worker/storage/merge-plan.js';
 
 /**
  * The most a drain's batch holds by default (a single longer line still goes alone). A page
