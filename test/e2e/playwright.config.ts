@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, playwrightBundle } from './chromium-args.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const BASE_PORT = Number(process.env.E2E_PORT ?? 5199);
@@ -53,10 +54,8 @@ export function serverUnderTest(index: number): ServerUnderTest {
   return { origin: `http://127.0.0.1:${port}`, port, relayToken: `${RELAY_TOKEN}${index}`, relayJsonl: join(RELAY_DIR, `relay-capture-${index}.jsonl`) };
 }
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
-];
+// Chromium's flags (chromium-args.ts): without its omnibox popup, a renderer per context.
+export const CHROMIUM_ARGS = chromiumArgs(playwrightBundle(), (m) => console.warn(m));
 
 export default defineConfig({
   testDir: here,
@@ -72,7 +71,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: resolve(here, '../../playwright-report') }]] : 'list',
   use: {
     // No baseURL here: each worker's is its own server's (the `baseURL` fixture in fixtures.ts).
-    trace: 'retain-on-failure',
+    // Traced only when a failed test runs again (CI retries once), so a failure in CI still
+    // has its trace. Tracing every test and discarding it on success cost a third of the
+    // CPU of a sample of specs (screenshots in the GPU process, snapshots in the runner).
+    trace: 'on-first-retry',
     actionTimeout: 20_000,
     navigationTimeout: 45_000,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
