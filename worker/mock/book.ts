@@ -2,7 +2,7 @@
 // threader's conversations (design.md, Check and mock). The threader already decides which
 // retry continues which call; the mock follows those rounds and never matches a second way.
 // Pure data and functions: runs in the CLI and could run in the page's worker.
-import type { ExchangeRecord, HeaderPair, Round } from '../protocol.js';
+import type { ExchangeRecord, HeaderPair, Round, TaskStep } from '../protocol.js';
 import { decodeExchange, responseEvents } from '../decode/exchange.js';
 import { header, mediaType } from '../decode/headers.js';
 import { asObject, own } from '../decode/meta.js';
@@ -48,6 +48,8 @@ export interface RecordedRound {
   /** ms from the request to the response head. */
   headAt: number;
   messages: RecordedMessage[];
+  /** Its step in a task's life (tasks extension) and, for a poll, what it asked for. */
+  task?: { step: TaskStep; asked: Record<string, string> | null };
 }
 
 /** One recorded call: a conversation of the capture. */
@@ -59,6 +61,9 @@ export interface RecordedCall {
   /** What its first request is matched on (see requestKey). */
   key: string;
   rounds: RecordedRound[];
+  /** The task its first answer created (tasks extension); its polls, updates and cancels
+   *  are its later rounds. */
+  taskId?: string;
 }
 
 /** The capture as the mock serves it. */
@@ -66,6 +71,8 @@ export interface MockBook {
   calls: RecordedCall[];
   /** Calls by their first request's key, in capture order. */
   byKey: Map<string, RecordedCall[]>;
+  /** Calls that created a task, by the recorded taskId. */
+  byTask: Map<string, RecordedCall>;
 }
 
 /** params without what changes every time or each round: `_meta` (with the 2026 client's
@@ -125,6 +132,7 @@ export function buildMockBook(records: readonly ExchangeRecord[]): MockBook {
   }
   const calls: RecordedCall[] = [];
   const byKey = new Map<string, RecordedCall[]>();
+  const byTask = new Map<string, RecordedCall>();
   for (const c of threader.conversations(true)) {
     const rounds: RecordedRound[] = [];
     for (const [i, r] of c.rounds.entries()) {
@@ -145,14 +153,19 @@ export function buildMockBook(records: readonly ExchangeRecord[]): MockBook {
         status: record.response?.status ?? 0, headers: record.response?.headers ?? [],
         stream: stream && mediaType(header(record.response?.headers ?? [], 'content-type')) === 'text/event-stream',
         headAt: Math.max(0, (record.response?.receivedAt ?? record.startedAt) - record.startedAt), messages,
+        ...(r.task ? { task: { step: r.task.step, asked: r.task.requests ?? null } } : {}),
       });
     }
     if (rounds.length === 0) continue;
     const call: RecordedCall = { id: c.id, method: c.method, name: c.name, key: requestKey(c.method, rounds[0].params), rounds };
+    if (c.task && c.task.created === 0) {
+      call.taskId = c.task.taskId;
+      byTask.set(c.task.taskId, call);
+    }
     calls.push(call);
     const list = byKey.get(call.key);
     if (list) list.push(call);
     else byKey.set(call.key, [call]);
   }
-  return { calls, byKey };
+  return { calls, byKey, byTask };
 }
