@@ -100,9 +100,9 @@ function parse(text: string): unknown {
 
 /** The answer's messages, parsed again from the recorded text (the decoder's messages keep
  *  only the fields it knows, and the mock must send the server's words as they were). */
-function messagesOf(record: ExchangeRecord): { stream: boolean; messages: RecordedMessage[] } {
+function messagesOf(record: AnswerPart): RecordedMessage[] {
   const res = record.response;
-  if (!res) return { stream: false, messages: [] };
+  if (!res) return [];
   const events = responseEvents(record);
   if (events) {
     const messages: RecordedMessage[] = [];
@@ -114,11 +114,32 @@ function messagesOf(record: ExchangeRecord): { stream: boolean; messages: Record
       if (ev.id !== undefined) m.eventId = ev.id;
       messages.push(m);
     }
-    return { stream: !record.stdio, messages };
+    return messages;
   }
   const value = res.body !== undefined && res.body.trim() !== '' ? parse(res.body) : undefined;
   const at = Math.max(0, (record.endedAt ?? res.receivedAt) - record.startedAt);
-  return { stream: false, messages: value === undefined ? [] : [{ at, value }] };
+  return value === undefined ? [] : [{ at, value }];
+}
+
+/** Whether the answer is served as an event stream: recorded as one over HTTP (stdio's
+ *  lines are not), with its events or a body to read them from. Decided without parsing. */
+function isStream(record: ExchangeRecord): boolean {
+  const res = record.response;
+  if (!res || record.stdio || mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') return false;
+  return res.events !== undefined || !!res.body;
+}
+
+/** What of an exchange its answer's messages are read from. */
+type AnswerPart = Pick<ExchangeRecord, 'response' | 'startedAt' | 'endedAt' | 'stdio'>;
+
+/** The round's answer is parsed when it is first served, not at start: a 10k-exchange
+ *  capture starts without parsing every answer twice (the decoder parsed it once), and
+ *  most recorded answers of a big capture are never asked for. Only the answer's part of
+ *  the record is kept for it (the request's text is not). */
+function lazyMessages<T extends object>(round: T, record: ExchangeRecord): T & { messages: RecordedMessage[] } {
+  const part: AnswerPart = { response: record.response, startedAt: record.startedAt, endedAt: record.endedAt, stdio: record.stdio };
+  let messages: RecordedMessage[] | undefined;
+  return Object.defineProperty(round, 'messages', { enumerable: true, get: () => (messages ??= messagesOf(part)) }) as T & { messages: RecordedMessage[] };
 }
 
 /** Builds the book from a capture's exchanges (any order; threaded in send order). */
@@ -144,17 +165,16 @@ export function buildMockBook(records: readonly ExchangeRecord[]): MockBook {
       const before = parent === null ? null : c.rounds[parent].stateIssued;
       const echo: Echo = r.stateSent === null ? 'none' : r.stateSent === before ? 'issued' : 'foreign';
       const responses = asObject(own(msg.params, 'inputResponses')) ?? null;
-      const { stream, messages } = messagesOf(record);
-      rounds.push({
+      rounds.push(lazyMessages({
         seq: record.seq, depth: parent === null ? 0 : rounds[parent].depth + 1, parent,
         requestId: msg.id, progressToken: own(asObject(own(msg.params, '_meta')), 'progressToken'),
         params: msg.params, echo, responses, responsesText: canonicalJson(responses),
         asked: r.inputRequests, stateIssued: r.stateIssued, outcome: r.outcome,
         status: record.response?.status ?? 0, headers: record.response?.headers ?? [],
-        stream: stream && mediaType(header(record.response?.headers ?? [], 'content-type')) === 'text/event-stream',
-        headAt: Math.max(0, (record.response?.receivedAt ?? record.startedAt) - record.startedAt), messages,
+        stream: isStream(record),
+        headAt: Math.max(0, (record.response?.receivedAt ?? record.startedAt) - record.startedAt),
         ...(r.task ? { task: { step: r.task.step, asked: r.task.requests ?? null } } : {}),
-      });
+      }, record));
     }
     if (rounds.length === 0) continue;
     const call: RecordedCall = { id: c.id, method: c.method, name: c.name, key: requestKey(c.method, rounds[0].params), rounds };

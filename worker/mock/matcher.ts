@@ -130,11 +130,11 @@ export class MockMatcher {
     }
     // The next rounds the recording has, in every variant of the call, after a round that
     // asked for the same keys at the same depth.
-    const askedText = canonicalJson(at.asked);
+    const askedText = this.askedText(at);
     const next: { call: RecordedCall; round: number; r: RecordedRound }[] = [];
     for (const call of from.chain.variants)
       for (const [i, r] of call.rounds.entries())
-        if (r.parent !== null && r.depth === at.depth + 1 && canonicalJson(call.rounds[r.parent].asked) === askedText) next.push({ call, round: i, r });
+        if (r.parent !== null && r.depth === at.depth + 1 && this.askedText(call.rounds[r.parent]) === askedText) next.push({ call, round: i, r });
     const sameEcho = next.filter((n) => n.r.echo === echo);
     let pool = sameEcho;
     if (sameEcho.length === 0) {
@@ -149,10 +149,27 @@ export class MockMatcher {
     if (pool.length === 0) return this.fail(id, MOCK_MISMATCH, 'no-recorded-round', `the recording has no round after ${where}: its client never answered it`);
     const text = canonicalJson(responses);
     const acts = actions(responses);
-    const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (actions(n.r.responses) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
+    const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (this.actionsOf(n.r) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
     let pick = pool[0];
     for (const n of pool) if (score(n) > score(pick)) pick = n;
     return this.serve(id, params, from.chain, pick.call, pick.round, warning);
+  }
+
+  /** A round's asked keys and its answers' actions in canonical JSON, made once per round:
+   *  a call recorded many times is compared with every variant at each retry. */
+  private readonly texts = new WeakMap<RecordedRound, { asked?: string; actions?: string }>();
+  private textsOf(r: RecordedRound) {
+    let t = this.texts.get(r);
+    if (!t) this.texts.set(r, (t = {}));
+    return t;
+  }
+  private askedText(r: RecordedRound): string {
+    const t = this.textsOf(r);
+    return (t.asked ??= canonicalJson(r.asked));
+  }
+  private actionsOf(r: RecordedRound): string {
+    const t = this.textsOf(r);
+    return (t.actions ??= actions(r.responses));
   }
 
   /** Serves a round; `chain` is null for a task's polls, updates and cancels (no tokens). */
