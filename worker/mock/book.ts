@@ -132,14 +132,14 @@ function isStream(record: ExchangeRecord): boolean {
 /** What of an exchange its answer's messages are read from. */
 type AnswerPart = Pick<ExchangeRecord, 'response' | 'startedAt' | 'endedAt' | 'stdio'>;
 
-/** The round's answer is parsed when it is first served, not at start: a 10k-exchange
- *  capture starts without parsing every answer twice (the decoder parsed it once), and
- *  most recorded answers of a big capture are never asked for. Only the answer's part of
- *  the record is kept for it (the request's text is not). */
+/** The round's answer is parsed each time it is served, not at start: a 10k-exchange
+ *  capture starts without parsing every answer twice (the decoder parsed it once), most
+ *  recorded answers of a big capture are never asked for, and a parsed answer is not kept
+ *  (it would grow the old heap, which every collection while serving marks). Only the
+ *  answer's part of the record is kept for it (the request's text is not). */
 function lazyMessages<T extends object>(round: T, record: ExchangeRecord): T & { messages: RecordedMessage[] } {
   const part: AnswerPart = { response: record.response, startedAt: record.startedAt, endedAt: record.endedAt, stdio: record.stdio };
-  let messages: RecordedMessage[] | undefined;
-  return Object.defineProperty(round, 'messages', { enumerable: true, get: () => (messages ??= messagesOf(part)) }) as T & { messages: RecordedMessage[] };
+  return Object.defineProperty(round, 'messages', { enumerable: true, get: () => messagesOf(part) }) as T & { messages: RecordedMessage[] };
 }
 
 /** Builds the book from a capture's exchanges (any order; threaded in send order). */
