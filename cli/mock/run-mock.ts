@@ -3,7 +3,7 @@
 // summary and writes --report. The decisions are worker/mock's; this file is the host.
 import { writeFile } from 'node:fs/promises';
 import { readCapture, say } from '../capture-input.js';
-import { buildMockBook } from '../../worker/mock/book.js';
+import { buildMockBook, type MockBook } from '../../worker/mock/book.js';
 import { MockMatcher } from '../../worker/mock/matcher.js';
 import { summarize, summaryJunit, summaryText } from '../../worker/mock/summary.js';
 import { terminalSafe } from '../../worker/report/terminal-safe.js';
@@ -13,11 +13,19 @@ import type { MockCommand } from './mock-args.js';
 
 const log = (line: string) => void process.stderr.write(`mrtr-inspector mock: ${terminalSafe(line)}\n`);
 
+/** Reads the capture and builds its book. The records go out of scope here: while the mock
+ *  serves, its heap holds the book (and the answers' text), not the whole capture, and
+ *  every collection while it serves has that much less to mark. */
+async function readBook(cmd: MockCommand): Promise<MockBook | null> {
+  const imported = await readCapture(cmd.path, cmd.allowPartial);
+  if (!imported.ok) return (say(imported.message), null);
+  return buildMockBook(imported.exchanges);
+}
+
 /** Runs a parsed mock command; resolves to the exit status once it is stopped. */
 export async function runMockCommand(cmd: MockCommand): Promise<number> {
-  const imported = await readCapture(cmd.path, cmd.allowPartial);
-  if (!imported.ok) return (say(imported.message), 2);
-  const book = buildMockBook(imported.exchanges);
+  const book = await readBook(cmd);
+  if (book === null) return 2;
   if (book.calls.length === 0) return (say(`${cmd.path}: nothing to serve: the capture holds no JSON-RPC requests`), 2);
   const matcher = new MockMatcher(book, { strict: cmd.strict });
   const what = `${book.calls.length} recorded call(s) from ${cmd.path}${cmd.strict ? ' (strict)' : ''}`;

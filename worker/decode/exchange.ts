@@ -6,7 +6,7 @@ import { header, mediaType } from './headers.js';
 import { parseMessages } from './jsonrpc.js';
 
 /** The events of a response: recorded ones, or parsed from an event-stream body text. */
-export function responseEvents(record: ExchangeRecord): SseEventRecord[] | undefined {
+export function responseEvents(record: Pick<ExchangeRecord, 'response'>): SseEventRecord[] | undefined {
   const res = record.response;
   return res ? eventsOf(res, mediaType(header(res.headers, 'content-type'))) : undefined;
 }

@@ -2,7 +2,7 @@
 // threader's conversations (design.md, Check and mock). The threader already decides which
 // retry continues which call; the mock follows those rounds and never matches a second way.
 // Pure data and functions: runs in the CLI and could run in the page's worker.
-import type { ExchangeRecord, HeaderPair, Round } from '../protocol.js';
+import type { ExchangeRecord, HeaderPair, Round, TaskStep } from '../protocol.js';
 import { decodeExchange, responseEvents } from '../decode/exchange.js';
 import { header, mediaType } from '../decode/headers.js';
 import { asObject, own } from '../decode/meta.js';
@@ -48,6 +48,8 @@ export interface RecordedRound {
   /** ms from the request to the response head. */
   headAt: number;
   messages: RecordedMessage[];
+  /** Its step in a task's life (tasks extension) and, for a poll, what it asked for. */
+  task?: { step: TaskStep; asked: Record<string, string> | null };
 }
 
 /** One recorded call: a conversation of the capture. */
@@ -59,6 +61,9 @@ export interface RecordedCall {
   /** What its first request is matched on (see requestKey). */
   key: string;
   rounds: RecordedRound[];
+  /** The task its first answer created (tasks extension); its polls, updates and cancels
+   *  are its later rounds. */
+  taskId?: string;
 }
 
 /** The capture as the mock serves it. */
@@ -66,6 +71,8 @@ export interface MockBook {
   calls: RecordedCall[];
   /** Calls by their first request's key, in capture order. */
   byKey: Map<string, RecordedCall[]>;
+  /** Calls that created a task, by the recorded taskId. */
+  byTask: Map<string, RecordedCall>;
 }
 
 /** params without what changes every time or each round: `_meta` (with the 2026 client's
@@ -93,9 +100,9 @@ function parse(text: string): unknown {
 
 /** The answer's messages, parsed again from the recorded text (the decoder's messages keep
  *  only the fields it knows, and the mock must send the server's words as they were). */
-function messagesOf(record: ExchangeRecord): { stream: boolean; messages: RecordedMessage[] } {
+function messagesOf(record: AnswerPart): RecordedMessage[] {
   const res = record.response;
-  if (!res) return { stream: false, messages: [] };
+  if (!res) return [];
   const events = responseEvents(record);
   if (events) {
     const messages: RecordedMessage[] = [];
@@ -107,11 +114,32 @@ function messagesOf(record: ExchangeRecord): { stream: boolean; messages: Record
       if (ev.id !== undefined) m.eventId = ev.id;
       messages.push(m);
     }
-    return { stream: !record.stdio, messages };
+    return messages;
   }
   const value = res.body !== undefined && res.body.trim() !== '' ? parse(res.body) : undefined;
   const at = Math.max(0, (record.endedAt ?? res.receivedAt) - record.startedAt);
-  return { stream: false, messages: value === undefined ? [] : [{ at, value }] };
+  return value === undefined ? [] : [{ at, value }];
+}
+
+/** Whether the answer is served as an event stream: recorded as one over HTTP (stdio's
+ *  lines are not), with its events or a body to read them from. Decided without parsing. */
+function isStream(record: ExchangeRecord): boolean {
+  const res = record.response;
+  if (!res || record.stdio || mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') return false;
+  return res.events !== undefined || !!res.body;
+}
+
+/** What of an exchange its answer's messages are read from. */
+type AnswerPart = Pick<ExchangeRecord, 'response' | 'startedAt' | 'endedAt' | 'stdio'>;
+
+/** The round's answer is parsed each time it is served, not at start: a 10k-exchange
+ *  capture starts without parsing every answer twice (the decoder parsed it once), most
+ *  recorded answers of a big capture are never asked for, and a parsed answer is not kept
+ *  (it would grow the old heap, which every collection while serving marks). Only the
+ *  answer's part of the record is kept for it (the request's text is not). */
+function lazyMessages<T extends object>(round: T, record: ExchangeRecord): T & { messages: RecordedMessage[] } {
+  const part: AnswerPart = { response: record.response, startedAt: record.startedAt, endedAt: record.endedAt, stdio: record.stdio };
+  return Object.defineProperty(round, 'messages', { enumerable: true, get: () => messagesOf(part) }) as T & { messages: RecordedMessage[] };
 }
 
 /** Builds the book from a capture's exchanges (any order; threaded in send order). */
@@ -125,6 +153,7 @@ export function buildMockBook(records: readonly ExchangeRecord[]): MockBook {
   }
   const calls: RecordedCall[] = [];
   const byKey = new Map<string, RecordedCall[]>();
+  const byTask = new Map<string, RecordedCall>();
   for (const c of threader.conversations(true)) {
     const rounds: RecordedRound[] = [];
     for (const [i, r] of c.rounds.entries()) {
@@ -136,23 +165,27 @@ export function buildMockBook(records: readonly ExchangeRecord[]): MockBook {
       const before = parent === null ? null : c.rounds[parent].stateIssued;
       const echo: Echo = r.stateSent === null ? 'none' : r.stateSent === before ? 'issued' : 'foreign';
       const responses = asObject(own(msg.params, 'inputResponses')) ?? null;
-      const { stream, messages } = messagesOf(record);
-      rounds.push({
+      rounds.push(lazyMessages({
         seq: record.seq, depth: parent === null ? 0 : rounds[parent].depth + 1, parent,
         requestId: msg.id, progressToken: own(asObject(own(msg.params, '_meta')), 'progressToken'),
         params: msg.params, echo, responses, responsesText: canonicalJson(responses),
         asked: r.inputRequests, stateIssued: r.stateIssued, outcome: r.outcome,
         status: record.response?.status ?? 0, headers: record.response?.headers ?? [],
-        stream: stream && mediaType(header(record.response?.headers ?? [], 'content-type')) === 'text/event-stream',
-        headAt: Math.max(0, (record.response?.receivedAt ?? record.startedAt) - record.startedAt), messages,
-      });
+        stream: isStream(record),
+        headAt: Math.max(0, (record.response?.receivedAt ?? record.startedAt) - record.startedAt),
+        ...(r.task ? { task: { step: r.task.step, asked: r.task.requests ?? null } } : {}),
+      }, record));
     }
     if (rounds.length === 0) continue;
     const call: RecordedCall = { id: c.id, method: c.method, name: c.name, key: requestKey(c.method, rounds[0].params), rounds };
+    if (c.task && c.task.created === 0) {
+      call.taskId = c.task.taskId;
+      byTask.set(c.task.taskId, call);
+    }
     calls.push(call);
     const list = byKey.get(call.key);
     if (list) list.push(call);
     else byKey.set(call.key, [call]);
   }
-  return { calls, byKey };
+  return { calls, byKey, byTask };
 }

@@ -10,6 +10,7 @@ import { canonicalJson } from '../thread/round.js';
 import { answerFor, type OutMessage } from './answer.js';
 import { requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
 import { closestRequest, closestTo, describeChanges, nameOf } from './closest.js';
+import { TASK_METHODS, TaskFollower } from './tasks.js';
 
 /** The JSON-RPC error code of "no recorded answer fits" (implementation-defined range). */
 export const MOCK_MISMATCH = -32099;
@@ -56,8 +57,11 @@ export class MockMatcher {
   readonly warnings: string[] = [];
   private readonly firstServes = new Map<RecordedCall, number>();
   private minted = 0;
+  private readonly tasks: TaskFollower;
 
-  constructor(readonly book: MockBook, private readonly opts: MockOptions = {}) {}
+  constructor(readonly book: MockBook, private readonly opts: MockOptions = {}) {
+    this.tasks = new TaskFollower(book);
+  }
 
   /** Decides the answer to one parsed client message. */
   handle(message: unknown): MockOutcome {
@@ -69,6 +73,12 @@ export class MockMatcher {
     const params = asObject(m.params);
     const responses = asObject(params?.inputResponses) ?? null;
     const state = params?.requestState;
+    if (TASK_METHODS.has(method) && this.book.byTask.size > 0) {
+      const d = this.tasks.decide(method, params?.taskId, responses, this.opts.strict === true);
+      if (d.kind === 'fail') return this.fail(m.id, d.reason === 'unknown-task' || d.reason === 'no-task-id' ? INVALID_STATE : MOCK_MISMATCH, d.reason, d.message);
+      this.tasks.moved(d.call, d.round);
+      return this.serve(m.id, params, null, d.call, d.round, d.warning);
+    }
     const isRetry = MRTR_METHODS.has(method) && (state !== undefined || responses !== null);
     return isRetry ? this.retry(m.id, method, params, responses, state) : this.first(m.id, method, params);
   }
@@ -120,11 +130,11 @@ export class MockMatcher {
     }
     // The next rounds the recording has, in every variant of the call, after a round that
     // asked for the same keys at the same depth.
-    const askedText = canonicalJson(at.asked);
+    const askedText = this.askedText(at);
     const next: { call: RecordedCall; round: number; r: RecordedRound }[] = [];
     for (const call of from.chain.variants)
       for (const [i, r] of call.rounds.entries())
-        if (r.parent !== null && r.depth === at.depth + 1 && canonicalJson(call.rounds[r.parent].asked) === askedText) next.push({ call, round: i, r });
+        if (r.parent !== null && r.depth === at.depth + 1 && this.askedText(call.rounds[r.parent]) === askedText) next.push({ call, round: i, r });
     const sameEcho = next.filter((n) => n.r.echo === echo);
     let pool = sameEcho;
     if (sameEcho.length === 0) {
@@ -139,20 +149,49 @@ export class MockMatcher {
     if (pool.length === 0) return this.fail(id, MOCK_MISMATCH, 'no-recorded-round', `the recording has no round after ${where}: its client never answered it`);
     const text = canonicalJson(responses);
     const acts = actions(responses);
-    const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (actions(n.r.responses) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
+    const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (this.actionsOf(n.r) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
     let pick = pool[0];
     for (const n of pool) if (score(n) > score(pick)) pick = n;
     return this.serve(id, params, from.chain, pick.call, pick.round, warning);
   }
 
-  private serve(id: unknown, params: Record<string, unknown> | undefined, chain: Chain, call: RecordedCall, round: number, warning?: string): MockOutcome {
+  /** A round's asked keys and its answers' actions in canonical JSON, made once per round:
+   *  a call recorded many times is compared with every variant at each retry. */
+  private readonly texts = new WeakMap<RecordedRound, { asked?: string; actions?: string }>();
+  private textsOf(r: RecordedRound) {
+    let t = this.texts.get(r);
+    if (!t) this.texts.set(r, (t = {}));
+    return t;
+  }
+  private askedText(r: RecordedRound): string {
+    const t = this.textsOf(r);
+    return (t.asked ??= canonicalJson(r.asked));
+  }
+  private actionsOf(r: RecordedRound): string {
+    const t = this.textsOf(r);
+    return (t.actions ??= actions(r.responses));
+  }
+
+  /** Serves a round; `chain` is null for a task's polls, updates and cancels (no tokens). */
+  private serve(id: unknown, params: Record<string, unknown> | undefined, chain: Chain | null, call: RecordedCall, round: number, warning?: string): MockOutcome {
     const r = call.rounds[round];
     if (r.outcome === 'no-response' && r.messages.length === 0)
       return this.fail(id, MOCK_MISMATCH, 'no-recorded-answer', `${nameOf(call, round)} got no answer in the recording (the capture ends before it, or it was cut off)`);
     let served = this.served.get(call);
     if (!served) this.served.set(call, (served = new Set()));
     served.add(round);
-    const fresh = r.stateIssued !== null ? (this.opts.newToken?.() ?? `mock.${(++this.minted).toString(36)}.${Math.random().toString(36).slice(2, 12)}`) : null;
+    const fresh = chain && r.stateIssued !== null ? (this.opts.newToken?.() ?? `mock.${(++this.minted).toString(36)}.${Math.random().toString(36).slice(2, 12)}`) : null;
+    if (round === 0) this.tasks.started(call);
+    if (chain) this.follow(chain, call, round, fresh);
+    if (warning) this.warnings.push(`${nameOf(call, round)}: ${warning}`);
+    const progressToken = asObject(asObject(params?._meta))?.progressToken;
+    const messages = answerFor(r, { id, progressToken, freshState: fresh });
+    return warning ? { kind: 'answer', call, round, recorded: r, messages, warning } : { kind: 'answer', call, round, recorded: r, messages };
+  }
+
+  /** Moves a call's chain to the round served, and files the token it issued. */
+  private follow(chain: Chain, call: RecordedCall, round: number, fresh: string | null): void {
+    const r = call.rounds[round];
     chain.call = call;
     chain.round = round;
     chain.open = r.outcome === 'input_required';
@@ -163,10 +202,6 @@ export class MockMatcher {
       if (list) list.push(chain);
       else this.chains.set(chain.key, [chain]);
     }
-    if (warning) this.warnings.push(`${nameOf(call, round)}: ${warning}`);
-    const progressToken = asObject(asObject(params?._meta))?.progressToken;
-    const messages = answerFor(r, { id, progressToken, freshState: fresh });
-    return warning ? { kind: 'answer', call, round, recorded: r, messages, warning } : { kind: 'answer', call, round, recorded: r, messages };
   }
 
   private unmatched(id: unknown, method: string, params: Record<string, unknown> | undefined, retry: boolean, reason: string, why: string, code = MOCK_MISMATCH, against?: RecordedCall, round = 0): Mismatch {

@@ -98,10 +98,24 @@ export function canonicalArgs(method: string | undefined, params: Record<string,
 /** JSON with object keys sorted, so equal values give equal strings. */
 export function canonicalJson(v: unknown, depth = 0): string {
   if (depth > 64) return '"…"';
-  if (Array.isArray(v)) return '[' + v.map((x) => canonicalJson(x, depth + 1)).join(',') + ']';
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return '{' + Object.keys(o).sort().map((k) => JSON.stringify(k) + ':' + canonicalJson(o[k], depth + 1)).join(',') + '}';
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  // Built by concatenation, and keys sorted only when they are not already: this runs
+  // several times for every request of a capture (threading, the mock's book).
+  let out: string;
+  if (Array.isArray(v)) {
+    out = '[';
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(v[i], depth + 1);
+    return out + ']';
   }
-  return JSON.stringify(v) ?? 'null';
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] > keys[i]) {
+      keys.sort();
+      break;
+    }
+  }
+  out = '{';
+  for (let i = 0; i < keys.length; i++) out += (i > 0 ? ',' : '') + JSON.stringify(keys[i]) + ':' + canonicalJson(o[keys[i]], depth + 1);
+  return out + '}';
 }
