@@ -1,30 +1,29 @@
 // The browser benches' inspector (test/bench/inspector-serve.ts): what it starts must let the
 // measured browser drain the relay backlog. Without the sign-in the page API refuses every
 // call, so live-relay waited for a backlog that was never drained ("stalled at 1k").
+// A browser-test file, not a unit test: it serves the built page (dist/web), which `npm test`
+// builds after the unit tests and before these. No browser is opened.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonlLine } from '../../../worker/capture/jsonl.js';
-import { signIn, startInspector, stopInspector, type ServedInspector } from '../../bench/inspector-serve.js';
-import { buildCliIfStale } from '../../support/cli-process.js';
-import { sampleRecords } from '../capture/sample-records.js';
+import { expect, request, test } from '@playwright/test';
+import { jsonlLine } from '../../worker/capture/jsonl.js';
+import { signIn, startInspector, stopInspector, type ServedInspector } from '../bench/inspector-serve.js';
+import { sampleRecords } from '../unit/capture/sample-records.js';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-beforeAll(buildCliIfStale, 120_000);
-
-describe('the benches’ inspector', () => {
+test.describe('the benches’ inspector', () => {
   let dir: string;
   let served: ServedInspector | undefined;
-  afterAll(async () => {
+  test.afterAll(async () => {
     if (served) await stopInspector(served.child);
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('drains the backlog for a signed-in browser, and for no other', async () => {
+  test('drains the backlog for a signed-in browser, and for no other', async () => {
+    test.setTimeout(60_000);
     dir = await mkdtemp(join(tmpdir(), 'mrtr-bench-serve-'));
     const jsonl = join(dir, 'relay.jsonl');
     const records = sampleRecords();
@@ -45,5 +44,5 @@ describe('the benches’ inspector', () => {
     } finally {
       await api.dispose();
     }
-  }, 60_000);
+  });
 });
