@@ -26,5 +26,10 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: on a 2-core machine, one worker,
     // with the second core idle while a file waits on the CLI or a server it spawned.
     maxWorkers: availableParallelism(),
+    // Files share their worker's module cache instead of each loading its own: on this
+    // 2-core machine, side by side, the whole run took 114.7 s (174 s CPU) against 178.6 s
+    // (301 s CPU), all 240 files passing both ways. A file that changes module state (a
+    // global, an env var, a process listener) puts it back in its own afterAll/afterEach.
+    isolate: false,
   },
 });
