@@ -86,8 +86,11 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
 
 /** Writes a fetch Response (streamed, for SSE) to a node:http response. */
 async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const chunk of response.body) res.write(chunk);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => { headers[name] = value; });
+  res.writeHead(response.status, headers);
+  const reader = response.body?.getReader();
+  for (let next = await reader?.read(); next && !next.done; next = await reader!.read()) res.write(next.value);
   res.end();
 }
 

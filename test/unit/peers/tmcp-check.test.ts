@@ -48,6 +48,12 @@ describe('check on a tmcp server with its default (plain JSON) requestState', ()
     const run = await runCheck({ url: plain.url, stateOnlyDelayMs: 0 }, send);
     expect(verdicts(run, 'failed')).toEqual([]);
     expect(verdicts(run, 'warning')).toEqual(SHOULD_WARNINGS);
+    // The plain token is readable JSON with tmcp's stored answers; tmcp validates them again
+    // on each retry, so the probe's one changed byte (in the room enum) is refused. A change
+    // that stays inside the schema (nights 2 to 14) would go through: M11 allows an
+    // unprotected state only where tampering does nothing worse than fail the request, which
+    // the probe cannot judge, hence the signed codec above for anything that matters.
+    expect(at(run, 'tools/call book_room', 'token-modified')).toMatchObject({ verdict: 'passed', detail: expect.stringContaining('Invalid elicitation result') });
     expect(at(run, 'tools/call book_room', 'token-expired')).toMatchObject({ verdict: 'not-applicable', detail: expect.stringContaining('no expiry (json)') });
   }, 60_000);
 });
