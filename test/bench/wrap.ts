@@ -1,5 +1,6 @@
 // Wrap benchmark: what `mrtr-inspector wrap` adds to a stdio server's round trip.
-//   npx tsx test/bench/wrap.ts        (env: WRAP_SAMPLES, WRAP_BURST, WRAP_BASELINE)
+//   npx tsx test/bench/wrap.ts        (env: WRAP_SAMPLES, WRAP_BURST, WRAP_BASELINE, WRAP_PROF)
+// WRAP_PROF=<dir> writes a CPU profile of each wrap process there (node --cpu-prof).
 // Three pipes to the same echo server run side by side: direct, through wrap recording to
 // a live relay (in its own process; wrap finds it by its info file, as it finds the
 // inspector), and through wrap with no inspector (the capture file). WRAP_BASELINE=<dir>
