@@ -46,11 +46,11 @@ Check options:
   --args NAME=JSON     arguments for tool or prompt NAME, laid over the ones built from
                        its schema, e.g. --args 'get_weather={"city":"Paris"}' (repeatable)
   --root URI           a root to answer roots/list with (repeatable; default none)
-  --max-wait SECONDS   wait up to this long for a token to expire, to test expiry (default 5)
-  --max-calls N        send at most N requests in all (default 2000)
-  --max-time SECONDS   stop sending after this long (default 300)
-  --concurrency N      at most N requests in flight (default 4)
-  --timeout SECONDS    give up on one request after this long (default 30)
+  --max-wait SECONDS   wait up to this long for a token to expire, to test expiry (default ${CHECK_DEFAULTS.maxWaitMs / 1000})
+  --max-calls N        send at most N requests in all (default ${CHECK_DEFAULTS.maxCalls})
+  --max-time SECONDS   stop sending after this long (default ${CHECK_DEFAULTS.maxTimeMs / 1000})
+  --concurrency N      at most N requests in flight (default ${CHECK_DEFAULTS.concurrency})
+  --timeout SECONDS    give up on one request after this long (default ${CHECK_DEFAULTS.timeoutMs / 1000})
   --save FILE          write the whole session as a JSONL capture the page opens
   --key SECRET, --format FORMAT, --output FILE, --no-color   as for lint
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../cli/args.js';
+import { CHECK_USAGE } from '../../../cli/check/check-args.js';
+import { CHECK_DEFAULTS } from '../../../worker/check/defaults.js';
 
 describe('parsing mrtr-inspector check', () => {
   it('takes a URL with safe defaults', () => {
@@ -29,5 +31,13 @@ describe('parsing mrtr-inspector check', () => {
     expect(parseCommand(['check', 'http://h/mcp', '--concurrency', '0'])).toMatchObject({ kind: 'usage-error', message: '--concurrency needs a positive number, got "0"' });
     expect(parseCommand(['check', 'http://h/mcp', '--max-wait', '0'])).toMatchObject({ kind: 'check', maxWaitMs: 0 });
     expect(parseCommand(['check', 'http://h/mcp', '--format', 'xml'])).toMatchObject({ kind: 'usage-error', message: '--format must be text, json, sarif or junit, got "xml"' });
+  });
+
+  it('the help states the defaults the page and the CLI share', () => {
+    expect(CHECK_USAGE).toContain(`--max-calls N        send at most N requests in all (default ${CHECK_DEFAULTS.maxCalls})`);
+    expect(CHECK_USAGE).toContain(`(default ${CHECK_DEFAULTS.maxWaitMs / 1000})`);
+    expect(CHECK_USAGE).toContain(`in flight (default ${CHECK_DEFAULTS.concurrency})`);
+    expect(CHECK_USAGE).toContain(`stop sending after this long (default ${CHECK_DEFAULTS.maxTimeMs / 1000})`);
+    expect(CHECK_USAGE).toMatch(/--timeout SECONDS +give up on one request after this long \(default 30\)/);
   });
 });
