@@ -6,7 +6,8 @@
 //
 // The chain: client → recording proxy → relay (/relay/<token>/demo) → demo. The SDK client
 // negotiates and lists; ext-tasks sends the task's tools/call and tasks/* itself through
-// `rawDispatch` (the SDK's codecs reject the v2 task shapes), here a plain fetch.
+// `rawDispatch` (the SDK's codecs reject the v2 task shapes), here a plain fetch through the proxy
+// (test/support/task-flow.ts's).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,12 +16,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
+import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
 import { createDemoHandler } from '../../server/demo/handler.js';
 import { createRelay } from '../../server/relay/relay.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import { buildFixture, createCallTagger, writeManifestEntry, type PlannedCall } from './call-tagger.js';
 import type { HarEntry } from './har-types.js';
+import { rawDispatch } from '../support/task-flow.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tasks/', import.meta.url));
 const CLIENT_INFO = { name: 'ext-tasks-recorder', version: '1.0.0' };
@@ -44,28 +46,6 @@ async function startRelay(): Promise<{ demoUrl: string; close(): Promise<void> }
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
-  };
-}
-
-// ext-tasks' raw path: one JSON-RPC POST with the 2026 headers (Mcp-Name = params.name on
-// tools/call, params.taskId on tasks/*), the answer read from JSON or the SSE frame for our id.
-function rawDispatch(url: string, doFetch: typeof fetch): RawClientDispatch {
-  let next = 0;
-  return async (request) => {
-    const msg = { jsonrpc: '2.0', id: `ext-tasks-${++next}`, ...(request as Record<string, unknown>) } as unknown as { id: string; method: string; params?: Record<string, unknown> };
-    const name = msg.method === 'tools/call' ? msg.params?.name : msg.params?.taskId;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': msg.method };
-    if (typeof name === 'string') headers['mcp-name'] = name;
-    const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(msg) });
-    const text = await res.text();
-    const frames = res.headers.get('content-type')?.includes('event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)) : [text];
-    for (const f of frames) {
-      const m = JSON.parse(f) as { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
-      if (m.id !== msg.id) continue;
-      if (m.error) return { kind: 'error', error: m.error } as never;
-      return { kind: 'result', result: m.result } as never;
-    }
-    throw new Error(`no answer to ${msg.id} (HTTP ${res.status})`);
   };
 }
 

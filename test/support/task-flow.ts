@@ -2,7 +2,8 @@
 // 0.2.2 client over the SDK v2 client 2.4.0 creates the demo's research_report task, answers
 // what it asks (a form, then a sampling request) with tasks/update, polls with tasks/get and
 // settles it. ext-tasks sends the task's requests through `rawDispatch` (the SDK's codecs
-// reject the 2026 task shapes): here one JSON-RPC POST each, as test/peers/record-tasks.ts.
+// reject the 2026 task shapes): one JSON-RPC POST each (`rawDispatch`, shared with
+// test/peers/record-tasks.ts).
 // What the task settled to and what the client was asked are the ground truth compared.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient, type RawClientDispatch } from '@modelcontextprotocol/ext-tasks/client';
@@ -11,14 +12,17 @@ const CLIENT_INFO = { name: 'ext-tasks-proof', version: '1.0.0' };
 const CAPABILITIES = { elicitation: { form: {} }, sampling: {} };
 const VERSION = '2026-07-28';
 
-function rawDispatch(url: string): RawClientDispatch {
+/** ext-tasks' raw path: one JSON-RPC POST with the 2026 headers (Mcp-Name = params.name on
+ *  tools/call, params.taskId on tasks/*), the answer read from JSON or the SSE frame for our
+ *  id. Also test/peers/record-tasks.ts's, which sends through its recording proxy's fetch. */
+export function rawDispatch(url: string, doFetch: typeof fetch = fetch): RawClientDispatch {
   let next = 0;
   return async (request) => {
     const msg = { jsonrpc: '2.0', id: `ext-tasks-${++next}`, ...(request as Record<string, unknown>) } as unknown as { id: string; method: string; params?: Record<string, unknown> };
     const name = msg.method === 'tools/call' ? msg.params?.name : msg.params?.taskId;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': msg.method };
     if (typeof name === 'string') headers['mcp-name'] = name;
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(msg) });
+    const res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(msg) });
     const text = await res.text();
     const frames = res.headers.get('content-type')?.includes('event-stream') ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)) : [text];
     for (const f of frames) {

@@ -10,18 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { Backlog } from '../../../server/relay/backlog.js';
 import { CaptureFile } from '../../../server/relay/capture-file.js';
-import { eventually, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
+import { backlogRecord as rec, eventually, parseJsonl, putTargets, send, startRelay, startUpstream, TOKEN } from './relay-harness.js';
 
 const BATCH = 4096;
 const PIECE = 256;
-
-function rec(i: number, state: ExchangeRecord['state']): ExchangeRecord {
-  return {
-    v: 1, id: `ex-${i}`, seq: i, source: 'relay', startedAt: 1_000 + i, state,
-    request: { method: 'POST', url: 'http://t/mcp', headers: [], body: `{"n":${i},"pad":"${'é'.repeat(40)}"}` },
-    ...(state === 'pending' ? {} : { response: { status: 200, headers: [], receivedAt: 2_000 + i, body: '{"ok":true}' } }),
-  };
-}
 
 describe('the relay backlog, drained in bounded batches', () => {
   const dirs: string[] = [];

@@ -239,3 +239,13 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 5
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Backlog record number `i` of a capture file: a relayed exchange with a padded, multi-byte
+ *  request body (so line sizes cross batch and piece bounds) and, unless pending, an answer. */
+export function backlogRecord(i: number, state: ExchangeRecord['state']): ExchangeRecord {
+  return {
+    v: 1, id: `ex-${i}`, seq: i, source: 'relay', startedAt: 1_000 + i, state,
+    request: { method: 'POST', url: 'http://t/mcp', headers: [], body: `{"n":${i},"pad":"${'é'.repeat(40)}"}` },
+    ...(state === 'pending' ? {} : { response: { status: 200, headers: [], receivedAt: 2_000 + i, body: '{"ok":true}' } }),
+  };
+}
