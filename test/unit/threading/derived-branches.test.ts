@@ -2,9 +2,9 @@
 // branches (threading follows derivedFrom), deterministically, live as in batch.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
-import { AnalysisEngine } from '../../../worker/engine/analysis-engine.js';
 import type { ExchangeRecord, OriginKind } from '../../../worker/protocol.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
+import { expectLiveAsBatch } from '../../support/live-splits.js';
 
 const confirm = (id: string) => ({ [id]: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) });
 const args = { name: 'confirm_action', arguments: { n: 1 } };
@@ -63,19 +63,7 @@ describe('derivedFrom branches', () => {
 
   it('threads the same way live, whatever batches the records arrive in', async () => {
     const records = forked('fork');
-    const batch = await analyze(structuredClone(records), { final: false });
-    for (const split of [[3], [1, 3], [2, 3], [1, 2, 3]]) {
-      const engine = new AnalysisEngine({ final: false });
-      let from = 0;
-      let last;
-      for (const to of split) {
-        engine.put(structuredClone(records.slice(from, to)));
-        last = await engine.step();
-        from = to;
-      }
-      expect(last!.conversations).toEqual(batch.conversations);
-      expect(last!.findings).toEqual(batch.findings);
-    }
+    await expectLiveAsBatch(records, [[3], [1, 3], [2, 3], [1, 2, 3]]);
   });
 
   it('gives a fork that re-presents an already presented token state/replayed, as an edited re-send gets', async () => {
@@ -156,18 +144,6 @@ describe('tamper tests in the thread', () => {
 
   it('threads the same way live, whatever batches the records arrive in', async () => {
     const records = tampered(['TA-changed', true], ['TB', true], ['TA', true], [null, true], [null, false]);
-    const batch = await analyze(structuredClone(records), { final: false });
-    for (const split of [[9], [4, 9], [5, 7, 9], [2, 4, 6, 8, 9]]) {
-      const engine = new AnalysisEngine({ final: false });
-      let from = 0;
-      let last;
-      for (const to of split) {
-        engine.put(structuredClone(records.slice(from, to)));
-        last = await engine.step();
-        from = to;
-      }
-      expect(last!.conversations).toEqual(batch.conversations);
-      expect(last!.findings).toEqual(batch.findings);
-    }
+    await expectLiveAsBatch(records, [[9], [4, 9], [5, 7, 9], [2, 4, 6, 8, 9]]);
   });
 });
