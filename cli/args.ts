@@ -5,6 +5,7 @@ import { parseWrapCommand, WRAP_USAGE, type WrapCommand } from './wrap/wrap-args
 import { parseServeCommand, SERVE_USAGE, type ServeCommand } from './serve-args.js';
 import { CHECK_USAGE, parseCheckCommand, type CheckCommand } from './check/check-args.js';
 import { MOCK_USAGE, parseMockCommand, type MockCommand } from './mock/mock-args.js';
+import { choiceValue, COMMANDS_SENTENCE, numberValue } from './option-values.js';
 
 export type OutputFormat = 'text' | 'json' | 'sarif' | 'junit';
 
@@ -43,12 +44,6 @@ Options:
 
 Exit status: 0 no error-severity finding, 1 at least one, 2 the input could not be used.
 ${SERVE_USAGE}${REPLAY_USAGE}${WRAP_USAGE}${CHECK_USAGE}${MOCK_USAGE}`;
-
-function positiveInt(name: string, v: string | undefined, dflt: number): number | string {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : `${name} needs a positive whole number, got "${v}"`;
-}
 
 /** The command word, found the way parseArgs would (string options consume their values). */
 function commandWord(argv: readonly string[]): string | undefined {
@@ -103,15 +98,14 @@ export function parseCommand(argv: readonly string[], env: Record<string, string
   const [cmd, path, ...rest] = positionals;
   if (cmd === undefined) return { kind: 'help' };
   // Not echoed when a key was given: it may be the tail of an unquoted key (see unexpectedArguments).
-  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; the commands are "serve" (the default), "lint", "replay", "wrap", "check" and "mock"` };
+  if (cmd !== 'lint') return { kind: 'usage-error', message: `unknown command${values.key ? '' : ` "${cmd}"`}; ${COMMANDS_SENTENCE}` };
   if (path === undefined) return { kind: 'usage-error', message: 'lint needs a capture file: mrtr-inspector lint <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'junit')
-    return { kind: 'usage-error', message: `--format must be text, json, sarif or junit, got "${format}"` };
-  const maxRounds = positiveInt('--max-rounds', values['max-rounds'], 8);
+  const format = choiceValue('--format', values.format, ['text', 'json', 'sarif', 'junit'] as const, 'text');
+  if (typeof format === 'object') return { kind: 'usage-error', message: format.error };
+  const maxRounds = numberValue('--max-rounds', values['max-rounds'], 8, { integer: true });
   if (typeof maxRounds === 'string') return { kind: 'usage-error', message: maxRounds };
-  const ttlBound = positiveInt('--ttl-bound', values['ttl-bound'], 900);
+  const ttlBound = numberValue('--ttl-bound', values['ttl-bound'], 900, { integer: true });
   if (typeof ttlBound === 'string') return { kind: 'usage-error', message: ttlBound };
   return {
     kind: 'lint', path, keys: values.key ?? [], format, maxRounds, ttlBound,

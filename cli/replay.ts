@@ -10,6 +10,7 @@ import { planReplay, runReplay } from '../worker/console/replay.js';
 import { checkIgnoreList, DEFAULT_IGNORE } from '../worker/console/result-diff.js';
 import { replayFailed, replayJson, replayJunit, replayText } from '../worker/console/replay-report.js';
 import { fetchTransport } from '../worker/console/transport.js';
+import { choiceValue, httpUrlValue, numberValue } from './option-values.js';
 
 /** The parsed `replay` command. */
 export interface ReplayCommand {
@@ -94,20 +95,15 @@ export function parseReplayCommand(argv: readonly string[]): ReplayCommand | Usa
   if (path === undefined) return { kind: 'usage-error', message: 'replay needs a capture file: mrtr-inspector replay <capture.har|capture.jsonl> --target <url>' };
   if (rest.length > 0) return { kind: 'usage-error', message: unexpectedArguments(rest, values.key !== undefined) };
   if (values.target === undefined) return { kind: 'usage-error', message: 'replay needs --target <url>: the MCP endpoint to replay against' };
-  let url: URL;
-  try {
-    url = new URL(values.target);
-  } catch {
-    return { kind: 'usage-error', message: `--target must be a URL such as http://localhost:3000/mcp, got "${values.target}"` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'usage-error', message: `--target must be an http or https URL, got "${values.target}"` };
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'junit') return { kind: 'usage-error', message: `--format for replay must be text, json or junit, got "${format}"` };
+  const url = httpUrlValue('--target', values.target);
+  if (typeof url === 'string') return { kind: 'usage-error', message: url };
+  const format = choiceValue('--format for replay', values.format, ['text', 'json', 'junit'] as const, 'text');
+  if (typeof format === 'object') return { kind: 'usage-error', message: format.error };
   const ignore = [...(values['no-default-ignore'] ? [] : DEFAULT_IGNORE), ...(values.ignore ?? [])];
   const bad = checkIgnoreList(ignore)[0];
   if (bad) return { kind: 'usage-error', message: `--ignore "${bad.glob}": ${bad.problem}` };
-  const timeout = values.timeout === undefined ? 30 : Number(values.timeout);
-  if (!(timeout > 0 && Number.isFinite(timeout))) return { kind: 'usage-error', message: `--timeout needs a positive number of seconds, got "${values.timeout}"` };
+  const timeout = numberValue('--timeout', values.timeout, 30, { unit: 'seconds' });
+  if (typeof timeout === 'string') return { kind: 'usage-error', message: timeout };
   return {
     kind: 'replay', path, target: values.target, keys: values.key ?? [], format, ignore, conversations: values.conversation ?? [],
     allowPartial: values['allow-partial'] ?? false, timeoutMs: timeout * 1000, sendCredentials: values['send-credentials'] ?? false, ...(values.output !== undefined ? { output: values.output } : {}),

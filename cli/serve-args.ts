@@ -1,5 +1,6 @@
 // Parsing for `mrtr-inspector [serve]`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
+import { COMMANDS_SENTENCE, httpUrlValue, portValue } from './option-values.js';
 
 /** The parsed serve command. */
 export interface ServeCommand {
@@ -44,19 +45,13 @@ export function parseServeCommand(argv: readonly string[], env: Record<string, s
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   const extra = positionals.filter((p, i) => !(i === 0 && p === 'serve'));
-  if (extra.length > 0) return { kind: 'usage-error', message: `unknown command "${extra[0].slice(0, 40)}"; the commands are "serve" (the default), "lint", "replay" and "wrap"` };
-  const raw = values.port ?? env.PORT;
-  const port = raw === undefined || raw === '' ? 5173 : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: 'usage-error', message: `--port needs a port number 0-65535, got "${String(raw).slice(0, 20)}"` };
+  if (extra.length > 0) return { kind: 'usage-error', message: `unknown command "${extra[0].slice(0, 40)}"; ${COMMANDS_SENTENCE}` };
+  const port = portValue(values.port !== undefined ? '--port' : 'PORT', values.port ?? env.PORT, 5173);
+  if (typeof port === 'string') return { kind: 'usage-error', message: port };
   const targets: string[] = [];
   for (const t of values.target ?? []) {
-    let url: URL;
-    try {
-      url = new URL(t);
-    } catch {
-      return { kind: 'usage-error', message: `--target needs an absolute http(s) URL, e.g. http://localhost:3000/mcp; got "${t.slice(0, 80)}"` };
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { kind: 'usage-error', message: `--target needs an http(s) URL; got "${t.slice(0, 80)}"` };
+    const url = httpUrlValue('--target', t);
+    if (typeof url === 'string') return { kind: 'usage-error', message: url };
     targets.push(url.href);
   }
   return { kind: 'serve', port, demo: !values['no-demo'], open: values.open ?? false, targets };

@@ -1,6 +1,7 @@
 // Command-line parsing for `mrtr-inspector check`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
 import { CHECK_DEFAULTS } from '../../worker/check/defaults.js';
+import { choiceValue, httpUrlValue, numberValue } from '../option-values.js';
 
 /** The parsed `check` command. */
 export interface CheckCommand {
@@ -60,12 +61,6 @@ server could not be reached or checked at all, or the options are wrong.
 
 type Usage = { kind: 'usage-error'; message: string } | { kind: 'help' };
 
-function positive(name: string, v: string | undefined, dflt: number, allowZero = false): number | string {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  return Number.isFinite(n) && (n > 0 || (allowZero && n === 0)) ? n : `${name} needs a ${allowZero ? 'non-negative' : 'positive'} number, got "${v}"`;
-}
-
 /** `--args NAME=JSON` values, merged per name; a message naming the bad one otherwise. */
 function parseToolArgs(list: readonly string[]): Record<string, Record<string, unknown>> | string {
   const args: Record<string, Record<string, unknown>> = {};
@@ -113,27 +108,23 @@ export function parseCheckCommand(argv: readonly string[]): CheckCommand | Usage
   if (url !== undefined && stdio !== undefined) return { kind: 'usage-error', message: 'check takes a URL or a stdio command after "--", not both' };
   if (url === undefined && stdio === undefined) return { kind: 'usage-error', message: 'check needs a server: mrtr-inspector check <url>, or mrtr-inspector check -- <stdio server command>' };
   if (url !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return { kind: 'usage-error', message: `check needs an http or https URL such as http://localhost:3000/mcp, got "${url}"` };
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { kind: 'usage-error', message: `check needs an http or https URL, got "${url}"` };
+    const u = httpUrlValue('check', url);
+    if (typeof u === 'string') return { kind: 'usage-error', message: u };
   }
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'sarif' && format !== 'junit') return { kind: 'usage-error', message: `--format must be text, json, sarif or junit, got "${format}"` };
+  const format = choiceValue('--format', values.format, ['text', 'json', 'sarif', 'junit'] as const, 'text');
+  if (typeof format === 'object') return { kind: 'usage-error', message: format.error };
   const args = parseToolArgs(values.args ?? []);
   if (typeof args === 'string') return { kind: 'usage-error', message: args };
+  const seconds = { unit: 'seconds' };
   const numbers = {
-    maxWait: positive('--max-wait', values['max-wait'], CHECK_DEFAULTS.maxWaitMs / 1000, true), maxCalls: positive('--max-calls', values['max-calls'], CHECK_DEFAULTS.maxCalls),
-    maxTime: positive('--max-time', values['max-time'], CHECK_DEFAULTS.maxTimeMs / 1000), concurrency: positive('--concurrency', values.concurrency, CHECK_DEFAULTS.concurrency),
-    timeout: positive('--timeout', values.timeout, CHECK_DEFAULTS.timeoutMs / 1000),
+    maxWait: numberValue('--max-wait', values['max-wait'], CHECK_DEFAULTS.maxWaitMs / 1000, { ...seconds, allowZero: true }),
+    maxCalls: numberValue('--max-calls', values['max-calls'], CHECK_DEFAULTS.maxCalls, { integer: true }),
+    maxTime: numberValue('--max-time', values['max-time'], CHECK_DEFAULTS.maxTimeMs / 1000, seconds),
+    concurrency: numberValue('--concurrency', values.concurrency, CHECK_DEFAULTS.concurrency, { integer: true }),
+    timeout: numberValue('--timeout', values.timeout, CHECK_DEFAULTS.timeoutMs / 1000, seconds),
   };
   for (const v of Object.values(numbers)) if (typeof v === 'string') return { kind: 'usage-error', message: v };
   const n = numbers as Record<keyof typeof numbers, number>;
-  if (!Number.isInteger(n.maxCalls)) return { kind: 'usage-error', message: `--max-calls needs a whole number, got "${values['max-calls']}"` };
-  if (!Number.isInteger(n.concurrency)) return { kind: 'usage-error', message: `--concurrency needs a whole number, got "${values.concurrency}"` };
   return {
     kind: 'check', ...(url !== undefined ? { url } : {}), ...(stdio !== undefined ? { stdio: { command: stdio[0], args: stdio.slice(1) } } : {}),
     tools: values.tool ?? [], skip: values.skip ?? [], allowDestructive: values['allow-destructive'] ?? false, args,

@@ -1,5 +1,6 @@
 // Parsing `mrtr-inspector mock <capture> …`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
+import { choiceValue, portValue } from '../option-values.js';
 
 /** The parsed `mock` command. */
 export interface MockCommand {
@@ -64,11 +65,11 @@ export function parseMockCommand(argv: readonly string[]): MockCommand | Usage {
   const [, path, ...rest] = positionals;
   if (path === undefined) return { kind: 'usage-error', message: 'mock needs a capture file: mrtr-inspector mock <capture.har|capture.jsonl>' };
   if (rest.length > 0) return { kind: 'usage-error', message: `unexpected argument "${rest[0]}" (one capture file per run)` };
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: 'usage-error', message: `--port needs a port number from 0 to 65535, got "${values.port}"` };
+  const port = portValue('--port', values.port, 0);
+  if (typeof port === 'string') return { kind: 'usage-error', message: port };
   if (values.stdio && values.port !== undefined) return { kind: 'usage-error', message: '--port and --stdio do not go together: --stdio serves on standard input and output' };
-  const timing = values.timing ?? 'recorded';
-  if (timing !== 'recorded' && timing !== 'fast') return { kind: 'usage-error', message: `--timing must be recorded or fast, got "${timing}"` };
+  const timing = choiceValue('--timing', values.timing, ['recorded', 'fast'] as const, 'recorded');
+  if (typeof timing === 'object') return { kind: 'usage-error', message: timing.error };
   return {
     kind: 'mock', path, port, stdio: values.stdio ?? false, timing, strict: values.strict ?? false,
     allowPartial: values['allow-partial'] ?? false, ...(values.report !== undefined ? { report: values.report } : {}),

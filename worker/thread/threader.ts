@@ -13,6 +13,9 @@
 // or the token tied) joins the conversation of that round instead, as its sibling: a branch
 // (link `derived`). Its source was always sent before it; a source not in the capture leaves
 // it a conversation of its own.
+// A Console tamper test's retry (its record names the round that issued the token) joins
+// that round's conversation as its child even where its token would thread it elsewhere
+// (another chain's token, a replay after the end): the experiment is shown where it was made.
 //
 // A chain is judged by its tip, its latest round of its own (retry-match.ts `lastRound`): a
 // Console experiment that joined it (thread/experiments.ts) never ends it, fails it or takes
@@ -252,6 +255,23 @@ export class Threader {
         round.link = 'derived';
         round.parent = src.parent;
         round.linkReason = `${ARTICLE[record.origin!.kind]} of round ${from.round + 1}, made in the Console`;
+      }
+    }
+
+    // A tamper test belongs under the round whose token it tampers with, whatever its token
+    // would thread it to: a swapped token echoes another chain's, a replayed one an ended
+    // chain's, a changed one nobody's (so it would start an `ambiguous` conversation of its own).
+    // Only its retries: the fresh first round sent as a control is a call of its own.
+    if (isRetry && record.origin?.kind === 'tamper' && record.derivedFrom !== undefined) {
+      const from = this.placed.get(record.derivedFrom);
+      if (from !== undefined && from.conversation.method === method && joined !== from.conversation) {
+        const issuer = round.stateSent === null ? undefined : this.issued.get(round.stateSent)?.find((o) => o.conversation === from.conversation);
+        joined = from.conversation;
+        ambiguous = [];
+        replayOf = undefined;
+        round.link = 'derived';
+        round.parent = issuer?.round ?? from.round;
+        round.linkReason = `a tamper test of round ${round.parent + 1}, made in the Console`;
       }
     }
 

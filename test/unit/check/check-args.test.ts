@@ -28,7 +28,7 @@ describe('parsing mrtr-inspector check', () => {
   });
 
   it('refuses bad numbers and formats, naming the option', () => {
-    expect(parseCommand(['check', 'http://h/mcp', '--concurrency', '0'])).toMatchObject({ kind: 'usage-error', message: '--concurrency needs a positive number, got "0"' });
+    expect(parseCommand(['check', 'http://h/mcp', '--concurrency', '0'])).toMatchObject({ kind: 'usage-error', message: '--concurrency needs a positive whole number, got "0"' });
     expect(parseCommand(['check', 'http://h/mcp', '--max-wait', '0'])).toMatchObject({ kind: 'check', maxWaitMs: 0 });
     expect(parseCommand(['check', 'http://h/mcp', '--format', 'xml'])).toMatchObject({ kind: 'usage-error', message: '--format must be text, json, sarif or junit, got "xml"' });
   });

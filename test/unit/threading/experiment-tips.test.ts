@@ -7,7 +7,7 @@ import { analyze } from '../../../worker/analysis.js';
 import type { ExchangeRecord, OriginKind } from '../../../worker/protocol.js';
 import { ask, capture, reply } from '../../support/capture-builder.js';
 import { callRounds } from '../../../worker/thread/experiments.js';
-import { AnalysisEngine } from '../../../worker/engine/analysis-engine.js';
+import { expectLiveAsBatch } from '../../support/live-splits.js';
 
 const args = { name: 'confirm_action', arguments: { n: 1 } };
 const confirm = { ok: ask.form('Proceed?', { ok: { type: 'boolean' } }, ['ok']) };
@@ -46,19 +46,7 @@ describe('a Console experiment inside an open chain', () => {
     cap.retry(first, { ok: reply.accept({ ok: true }) }).complete();
     const records = cap.build();
     console_(records, 1, 'tamper', 0);
-    const batch = await analyze(structuredClone(records), { final: false });
-    for (const split of [[3], [1, 3], [2, 3], [1, 2, 3]]) {
-      const engine = new AnalysisEngine({ final: false });
-      let from = 0;
-      let last;
-      for (const to of split) {
-        engine.put(structuredClone(records.slice(from, to)));
-        last = await engine.step();
-        from = to;
-      }
-      expect(last!.conversations).toEqual(batch.conversations);
-      expect(last!.findings).toEqual(batch.findings);
-    }
+    await expectLiveAsBatch(records, [[3], [1, 3], [2, 3], [1, 2, 3]]);
   });
 
   it('keeps the chain open for a retry matched by its keys after an edit the server refused', async () => {

@@ -5,7 +5,7 @@
 // behaviour fires on them (worker/thread/experiments.ts, lint/engine.ts, view/*).
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../worker/analysis.js';
-import { AnalysisEngine } from '../../../worker/engine/analysis-engine.js';
+import { analyzeInPieces } from '../../support/live-splits.js';
 import type { Conversation, ExchangeRecord, Finding, OriginKind } from '../../../worker/protocol.js';
 import { ALL_RULES } from '../../../worker/lint/rules/index.js';
 import { callErrors, conversationSummary } from '../../../worker/view/conversation-summary.js';
@@ -125,15 +125,7 @@ describe('a captured call the Console experimented on', () => {
   it('keeps the call complete live too, whatever batches the sends arrive in', async () => {
     const { records } = capturedAndTried();
     for (const split of [[3, 12], [3, 5, 8, 12], [12]]) {
-      const engine = new AnalysisEngine({ final: false });
-      let from = 0;
-      let last;
-      for (const to of split) {
-        engine.put(structuredClone(records.slice(from, to)));
-        last = await engine.step();
-        from = to;
-      }
-      const call = callOf(last!.conversations);
+      const call = callOf((await analyzeInPieces(records, split)).conversations);
       expect(call.status, String(split)).toBe('complete');
     }
   });
