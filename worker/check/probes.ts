@@ -33,6 +33,8 @@ export interface ProbeContext {
   sleep?: (ms: number) => Promise<void>;
   /** Told before each probe starts sending (progress). */
   starting?: (probe: ProbeId) => void;
+  /** Why the call's task input cannot be probed either, when it was called as a task that asked. */
+  taskNote?: string;
 }
 
 const TAMPER_PROBE: Record<TamperTest, ProbeId> = {
@@ -60,7 +62,7 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
   const asking = [...state.rounds].reverse().find((r): r is Asking => r.reading.kind === 'input_required' && state.rounds.some((c) => c.parent === r.index));
   if (!asking) {
     const why = state.rounds.some((r) => r.reading.kind === 'input_required') ? 'the call never got past its first question' : 'the call finished in one round: nothing multi-round to probe';
-    for (const p of ROUND_PROBES) result(p, 'not-applicable', why);
+    for (const p of ROUND_PROBES) result(p, 'not-applicable', ctx.taskNote ? `${why}; ${ctx.taskNote}` : why);
     return out;
   }
   const oneTime = isOneTime(call.annotations);

@@ -57,6 +57,13 @@ describe('check on the demo', () => {
     // through its input requests (answered by tasks/update) to its end.
     expect(at(run, 'tools/call research_report', 'task')).toMatchObject({ verdict: 'passed', detail: expect.stringMatching(/^task completed .*input_required/) });
     expect(at(run, 'tools/call confirm_action', 'task')).toMatchObject({ verdict: 'not-applicable' });
+    // Its input went through tasks/get and tasks/update, which carry no requestState: the
+    // report says so on the task probe and on each token probe, not just "one round".
+    expect(at(run, 'tools/call research_report', 'task')?.detail).toMatch(/the token probes do not apply to its input: a task asks through tasks\/get and is answered with tasks\/update, which carry no requestState/);
+    for (const probe of ['token-modified', 'token-truncated', 'token-swapped', 'replay-after-complete'] as const)
+      expect(at(run, 'tools/call research_report', probe)).toMatchObject({ verdict: 'not-applicable', detail: expect.stringMatching(/called as a task it took input, but a task asks through tasks\/get .*no token to probe/) });
+    // A one-round tool that made no task that asked gets the plain reason only.
+    expect(at(run, 'tools/call slow_report', 'token-modified')?.detail).toBe('the call finished in one round: nothing multi-round to probe');
   }, 120_000);
 
   it('fails the modified token where the misbehaving demo takes it, and warns where it answers missing input with an error', async () => {
