@@ -48,7 +48,10 @@ const confirmSchema = {
   required: ['confirm', 'priority'],
 };
 
-// confirm_action: one form elicitation (boolean + enum + string with a default).
+// confirm_action: one form elicitation (boolean + enum + string with a default). What is
+// done is the action the question named, carried in the token: the user confirmed that one.
+// So the token drives the outcome, and the misbehaving store's forgeable token is a real
+// breach (a changed action gets done), not a harmless one.
 export function registerConfirmAction(server: McpServer, deps: DemoToolDeps): void {
   const inputSchema = fromJsonSchema<{ action: string }>({
     type: 'object',
@@ -61,15 +64,17 @@ export function registerConfirmAction(server: McpServer, deps: DemoToolDeps): vo
         inputRequests: { confirm: inputRequired.elicit({ message: `Confirm "${action}"?`, requestedSchema: confirmSchema }) },
         requestState: await deps.store.mint({ tool: 'confirm_action', step: 1, answers: { action } }, ctx),
       });
-    if (!stateFor(deps, ctx, 'confirm_action')) return ask();
+    const state = stateFor(deps, ctx, 'confirm_action');
+    if (!state) return ask();
+    const confirmed = typeof state.answers.action === 'string' ? state.answers.action : action;
     const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
     if (answer.kind !== 'elicit') {
       missingAnswer(deps, 'confirm');
       return ask();
     }
-    if (answer.action !== 'accept' || answer.content?.confirm !== true) return text(`"${action}" was not confirmed (${answer.action}).`);
+    if (answer.action !== 'accept' || answer.content?.confirm !== true) return text(`"${confirmed}" was not confirmed (${answer.action}).`);
     const { priority, note } = answer.content;
-    return text(`Done: "${action}" at ${String(priority)} priority (note: ${String(note ?? 'none')}).`);
+    return text(`Done: "${confirmed}" at ${String(priority)} priority (note: ${String(note ?? 'none')}).`);
   });
 }
 

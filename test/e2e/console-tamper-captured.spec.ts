@@ -72,7 +72,7 @@ test('tamper tests started from a captured round: every verdict against the demo
   expect(file.suggestedFilename()).toBe('tamper-report-setup_wizard.json');
   const report = JSON.parse(await readFile(await file.path(), 'utf8')) as TamperReport;
   expect(report).toMatchObject({ kind: 'mrtr-inspector/tamper-report', method: 'tools/call', name: 'setup_wizard' });
-  expect(report.summary).toEqual({ rejected: 5, accepted: 0, inconclusive: 0, scheduled: 1, notRun: 0 });
+  expect(report.summary).toEqual({ rejected: 5, accepted: 0, unchangedAnswer: 0, inconclusive: 0, scheduled: 1, notRun: 0 });
   expect(Object.fromEntries(report.results.map((r) => [r.test, r.verdict ?? r.status]))).toEqual({
     'flip-byte': 'rejected', 'other-tool': 'rejected', drop: 'rejected', 'foreign-token': 'rejected', 'parallel-reuse': 'rejected', 'after-expiry': 'scheduled',
   });

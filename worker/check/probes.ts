@@ -33,6 +33,8 @@ export interface ProbeContext {
   sleep?: (ms: number) => Promise<void>;
   /** Told before each probe starts sending (progress). */
   starting?: (probe: ProbeId) => void;
+  /** Why the call's task input cannot be probed either, when it was called as a task that asked. */
+  taskNote?: string;
 }
 
 const TAMPER_PROBE: Record<TamperTest, ProbeId> = {
@@ -60,7 +62,7 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
   const asking = [...state.rounds].reverse().find((r): r is Asking => r.reading.kind === 'input_required' && state.rounds.some((c) => c.parent === r.index));
   if (!asking) {
     const why = state.rounds.some((r) => r.reading.kind === 'input_required') ? 'the call never got past its first question' : 'the call finished in one round: nothing multi-round to probe';
-    for (const p of ROUND_PROBES) result(p, 'not-applicable', why);
+    for (const p of ROUND_PROBES) result(p, 'not-applicable', ctx.taskNote ? `${why}; ${ctx.taskNote}` : why);
     return out;
   }
   const oneTime = isOneTime(call.annotations);
@@ -100,7 +102,8 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
         records.push(...r.records);
         const note = probe === 'token-parallel-reuse' && r.result.verdict === 'accepted' ? `; ${replayNote(oneTime, expiry)}` : '';
         const run = r.records[0]?.origin?.run;
-        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail + note, { ...(run !== undefined ? { run } : {}), records: r.records });
+        const why = probe === 'token-modified' && r.result.unchanged ? `; ${HARMLESS_NOTE}` : note;
+        result(probe, tamperVerdict(probe, r.result, oneTime, expiry), r.result.detail + why, { ...(run !== undefined ? { run } : {}), records: r.records });
       }
       for (const n of notRun) result(TAMPER_PROBE[n.test], 'not-applicable', n.detail);
     }
@@ -110,8 +113,8 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
     const fresh = ctx.ids();
     const control = { request: toHttp(ctx.url, withoutMrtrFields(base, fresh)), id: fresh };
     const ex = await send([t], control);
-    const v = judgeOne(ex.responses[0], t.id, 'mrtr/invalid-state-accepted', asked, [ex.responses[1], fresh], `sent the first ${cut.length} of ${token.length} characters; `);
-    result('token-truncated', v.verdict === 'accepted' ? 'failed' : v.verdict === 'rejected' ? 'passed' : 'not-applicable', v.detail, ex);
+    const v = judgeOne(ex.responses[0], t.id, 'mrtr/invalid-state-accepted', asked, [ex.responses[1], fresh], `sent the first ${cut.length} of ${token.length} characters; `, retry.reading);
+    result('token-truncated', tamperVerdict('token-truncated', v, oneTime, expiry), v.unchanged ? `${v.detail}; ${HARMLESS_NOTE}` : v.detail, ex);
   } else {
     for (const p of ['token-modified', 'token-truncated', 'token-other-tool', 'token-swapped', 'token-dropped', 'token-parallel-reuse', 'token-expired'] as const)
       result(p, 'not-applicable', 'the round issued no requestState');
@@ -119,7 +122,12 @@ export async function probeCall(call: CheckCall, state: StepperState, ctx: Probe
 
   // The completing retry, re-sent once the call is over.
   const last = state.rounds[state.current ?? state.rounds.length - 1];
-  if (state.status === 'complete' && last.parent !== null) {
+  // A completing retry that carried no state re-sent is a repeat of the call with its answers:
+  // M12b bounds the replay of state, so without state only a one-time tool must refuse (M13).
+  const lastCarried = last.parent !== null && typeof own(JSON.parse(last.request.body).params, 'requestState') === 'string';
+  if (state.status === 'complete' && last.parent !== null && !lastCarried && !oneTime)
+    result('replay-after-complete', 'not-applicable', 'the completing retry carried no requestState, so there is no state to replay, and the tool is not one-time (M13)');
+  else if (state.status === 'complete' && last.parent !== null) {
     const lastAsk = state.rounds[last.parent].reading;
     const lastAsked = lastAsk.kind === 'input_required' ? Object.keys(lastAsk.inputRequests) : [];
     starting('replay-after-complete');
@@ -212,12 +220,21 @@ function replayNote(oneTime: boolean, expiry: string | null): string {
   return expiry === null ? 'nothing bounds the replay: the token carries no expiry (M12b)' : `the replay is bounded by the token's expiry (${expiry}); single use is required only for one-time state (M13)`;
 }
 
-/** A tamper result as a verdict: acceptance fails a MUST, warns on a SHOULD. */
-function tamperVerdict(probe: ProbeId, r: TamperResult, oneTime: boolean, expiry: string | null): ProbeVerdict {
+/** Why a changed token answered as the genuine one is a warning and not a failure (M11). */
+const HARMLESS_NOTE = 'M11 requires integrity protection only where the state influences authorization, resource access or business logic, and lets a server skip it where tampering does nothing worse than fail the request: check by hand that this state never drives any of those';
+
+/**
+ * A tamper result as a verdict: acceptance fails a MUST, warns on a SHOULD. A changed or
+ * truncated token that was accepted fails only when the answer moved: answered exactly as
+ * the genuine token was, nothing shows that the state mattered (M11), so it is a warning.
+ */
+function tamperVerdict(probe: ProbeId, r: Pick<TamperResult, 'verdict' | 'unchanged'>, oneTime: boolean, expiry: string | null): ProbeVerdict {
   if (r.verdict === 'rejected') return 'passed';
   if (r.verdict !== 'accepted') return 'not-applicable';
   switch (probe) {
     case 'token-modified':
+    case 'token-truncated':
+      return r.unchanged ? 'warning' : 'failed';
     case 'token-expired':
       return 'failed';
     case 'token-parallel-reuse':

@@ -13,7 +13,7 @@ import { budgeted } from './budget.js';
 import { askedForm, driveCall, type AnswerMode, type CheckCall, type DriveContext } from './drive.js';
 import { argumentsFor } from './fill.js';
 import { probeCall } from './probes.js';
-import { declaresTasks, driveTask } from './task-drive.js';
+import { declaresTasks, driveTask, TASK_TOKEN_NOTE } from './task-drive.js';
 import { skipReason } from './select.js';
 import type { CheckOptions, CheckRun, ProbeId, ProbeResult, ProbeVerdict, Skipped } from './types.js';
 import { PROBE_SPECS } from './verdicts.js';
@@ -132,10 +132,12 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
         result(call.target, mode, verdict, `${d.state.rounds.length} round(s): ${summarize(end)}`, d.state.rounds[0]?.record.id);
       }
     } else for (const mode of ['decline', 'cancel'] as const) result(call.target, mode, 'not-applicable', 'the call asked for no form');
+    let taskAsked = false;
     if (tasks && call.method === 'tools/call') {
       at(call.target, 'task');
       const t = await driveTask(call, ctx, checkRun);
       records.push(...t.records);
+      taskAsked = t.taskAsked;
       result(call.target, 'task', t.verdict, t.detail, t.records[0]?.id);
     }
     const other = calls.find((c) => c !== call && c.method === call.method);
@@ -143,6 +145,7 @@ export async function runCheck(opts: CheckOptions, send: Transport, progress: Ch
     probes.push(...(await probeCall(call, state, {
       url: opts.url, send: budget.send, ids, maxWaitMs: opts.maxWaitMs ?? 0, sleep, starting: (probe) => at(call.target, probe),
       ...(other ? { other } : {}), ...(foreignToken !== undefined ? { foreignToken } : {}),
+      ...(taskAsked ? { taskNote: `called as a task it took input, but ${TASK_TOKEN_NOTE}` } : {}),
     }, records)));
   });
 

@@ -21,8 +21,17 @@ export function declaresTasks(discover: Record<string, unknown> | null): boolean
   return own(asObject(own(asObject(own(discover ?? undefined, 'capabilities')), 'extensions')), TASKS_EXTENSION) !== undefined;
 }
 
-/** Drives the call as a task; the verdict of the `task` probe and the traffic. */
-export async function driveTask(call: CheckCall, ctx: DriveContext, origin?: ConsoleOrigin): Promise<{ verdict: ProbeVerdict; detail: string; records: ExchangeRecord[] }> {
+/**
+ * Why the token probes cannot run on a task's input: a task asks through `tasks/get`
+ * (a `complete` result with status `input_required`, never an InputRequiredResult: mrtr:192
+ * forbids that on tasks/*) and is answered through `tasks/update {taskId, inputResponses}`
+ * (tasks:304-381). Neither carries a requestState; the task's state is the server's, under
+ * its taskId, so there is no token to change, cut, swap or replay.
+ */
+export const TASK_TOKEN_NOTE = 'a task asks through tasks/get and is answered with tasks/update, which carry no requestState (tasks:304-381; tasks/* never answer input_required, mrtr:192): there is no token to probe, the task keeps its state under its taskId';
+
+/** Drives the call as a task; the verdict of the `task` probe and the traffic. `taskAsked`: the task took input through tasks/update. */
+export async function driveTask(call: CheckCall, ctx: DriveContext, origin?: ConsoleOrigin): Promise<{ verdict: ProbeVerdict; detail: string; records: ExchangeRecord[]; taskAsked: boolean }> {
   const driver = createTaskDriver({ send: ctx.send, url: ctx.url, client: CLIENT, ids: ctx.ids, ...(origin ? { origin } : {}) });
   const first = buildRequest({ method: call.method, params: call.params, id: ctx.ids(), clientInfo: CLIENT.clientInfo, capabilities: withTasksExtension(CHECK_CAPABILITIES), ...(call.inputSchema !== undefined ? { inputSchema: call.inputSchema } : {}) });
   let s: TaskDriverState = await driver.start(first);
@@ -35,8 +44,10 @@ export async function driveTask(call: CheckCall, ctx: DriveContext, origin?: Con
     } else s = await driver.pollUntilSettled(1);
   }
   const records = s.sends.map((x) => x.record);
+  const taskAsked = s.sends.some((x) => x.kind === 'update');
+  const note = taskAsked ? `; the token probes do not apply to its input: ${TASK_TOKEN_NOTE}` : '';
   const what = `${s.polls} poll${s.polls === 1 ? '' : 's'}, statuses ${s.timeline.map((t) => t.status).join(' → ') || 'none'}`;
-  if (s.phase === 'not-task') return { verdict: 'not-applicable', detail: s.message ?? 'answered without creating a task', records };
-  if (s.phase === 'done') return { verdict: 'passed', detail: `task ${s.status} (${what})${s.reusedKeys.length > 0 ? `; keys re-used for other requests: ${s.reusedKeys.join(', ')}` : ''}`, records };
-  return { verdict: 'warning', detail: `the task did not end within ${MAX_STEPS} polls and answers (${what}${s.message ? `; ${s.message}` : ''})`, records };
+  if (s.phase === 'not-task') return { verdict: 'not-applicable', detail: s.message ?? 'answered without creating a task', records, taskAsked };
+  if (s.phase === 'done') return { verdict: 'passed', detail: `task ${s.status} (${what})${s.reusedKeys.length > 0 ? `; keys re-used for other requests: ${s.reusedKeys.join(', ')}` : ''}${note}`, records, taskAsked };
+  return { verdict: 'warning', detail: `the task did not end within ${MAX_STEPS} polls and answers (${what}${s.message ? `; ${s.message}` : ''})${note}`, records, taskAsked };
 }

@@ -1,5 +1,7 @@
 // Each probe's expected outcome and the clause it rests on (../shared/spec clause ids with
-// their source lines). A MUST broken is `failed`; a SHOULD not met is `warning`.
+// their source lines). A MUST broken is `failed`; a SHOULD not met is `warning`, and so is
+// a conditional MUST whose condition the answers do not show (a changed token that changed
+// nothing).
 import type { ProbeId } from './types.js';
 
 /** The clause and expectation of a probe, as reports print them. */
@@ -8,13 +10,17 @@ export interface ProbeSpec {
   expected: string;
 }
 
+// M11 lets a server leave state unprotected where tampering can do nothing worse than fail
+// the request; only an answer that moved proves the state mattered.
+const HARMLESS = "taken with exactly the genuine token's answer it is a warning (M11 allows unprotected state where tampering is harmless), with a different answer a failure";
+
 export const PROBE_SPECS: Record<ProbeId, ProbeSpec> = {
   drive: { clause: 'M16-M18 (mrtr:247-257)', expected: 'with schema-valid answers the call goes on to a result, an error or a new question, and never asks the same questions again forever' },
   decline: { clause: 'M23 (mrtr:262)', expected: 'a declined form ends in a result, an error or a new question, answered as JSON-RPC' },
   cancel: { clause: 'M23 (mrtr:262)', expected: 'a cancelled form ends in a result, an error or a new question, answered as JSON-RPC' },
   task: { clause: 'tasks extension (tasks:342-381)', expected: 'called as a task, the task reaches a terminal status once its input requests are answered through tasks/update' },
-  'token-modified': { clause: 'M10, M11 (mrtr:232-233)', expected: 'a requestState with one byte changed fails verification and is rejected (MUST)' },
-  'token-truncated': { clause: 'M10, M11 (mrtr:232-233)', expected: 'a requestState cut short fails verification and is rejected (MUST)' },
+  'token-modified': { clause: 'M10, M11 (mrtr:232-233)', expected: `a requestState with one byte changed fails verification and is rejected (MUST where the state influences authorization, resource access or business logic); ${HARMLESS}` },
+  'token-truncated': { clause: 'M10, M11 (mrtr:232-233)', expected: `a requestState cut short fails verification and is rejected (MUST where the state influences authorization, resource access or business logic); ${HARMLESS}` },
   'token-other-tool': { clause: 'M12c (mrtr:234-237)', expected: 'a requestState presented on another tool is rejected (SHOULD: bound to its request)' },
   'token-swapped': { clause: 'M12c (mrtr:234-237)', expected: "another call's requestState is rejected on this call (SHOULD: bound to its request)" },
   'token-dropped': { clause: 'M25 (mrtr:266-267)', expected: 'a retry without its requestState is asked again or refused, not carried on (SHOULD)' },

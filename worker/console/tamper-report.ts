@@ -16,7 +16,8 @@ export interface TamperReport {
   name: string | null;
   ranAt: string;
   results: TamperResult[];
-  summary: { rejected: number; accepted: number; inconclusive: number; scheduled: number; notRun: number };
+  /** `unchangedAnswer`: of the accepted, those answered exactly as the genuine token was. */
+  summary: { rejected: number; accepted: number; unchangedAnswer: number; inconclusive: number; scheduled: number; notRun: number };
 }
 
 /** Runs every tamper test on the subject; the report plus the traffic as console records. */
@@ -45,7 +46,7 @@ export async function runAllTamperTests(
       kind: 'mrtr-inspector/tamper-report', version: 1, target: subject.url, method: subject.request.body.method,
       name: typeof name === 'string' ? name : null, ranAt: new Date(now()).toISOString(), results,
       summary: {
-        rejected: count((r) => r.verdict === 'rejected'), accepted: count((r) => r.verdict === 'accepted'),
+        rejected: count((r) => r.verdict === 'rejected'), accepted: count((r) => r.verdict === 'accepted'), unchangedAnswer: count((r) => r.unchanged === true),
         inconclusive: count((r) => r.verdict === 'inconclusive'), scheduled: count((r) => r.status === 'scheduled'), notRun: count((r) => r.status === 'not-run'),
       },
     },
@@ -68,11 +69,11 @@ export function tamperReportMarkdown(report: TamperReport): string {
     '',
     `Target: ${cell(report.target)}  `,
     `Run at: ${report.ranAt}  `,
-    `Rejected ${s.rejected}, accepted ${s.accepted}, inconclusive ${s.inconclusive}, scheduled ${s.scheduled}, not run ${s.notRun}.`,
+    `Rejected ${s.rejected}, accepted ${s.accepted}${s.unchangedAnswer > 0 ? ` (${s.unchangedAnswer} with the genuine token's answer)` : ''}, inconclusive ${s.inconclusive}, scheduled ${s.scheduled}, not run ${s.notRun}.`,
     '',
     '| Test | Verdict | Rule | Detail |',
     '|---|---|---|---|',
-    ...report.results.map((r) => `| ${cell(r.label)} | ${r.verdict ?? r.status} | ${r.rule ?? ''} | ${cell(r.detail)} |`),
+    ...report.results.map((r) => `| ${cell(r.label)} | ${r.unchanged ? 'accepted, same answer' : r.verdict ?? r.status} | ${r.rule ?? ''} | ${cell(r.detail)} |`),
     '',
   ];
   return lines.join('\n');

@@ -4,7 +4,7 @@ import type { Conversation, ExchangeRecord } from '../protocol.js';
 import { decodeExchange } from '../decode/exchange.js';
 import { asObject, own } from '../decode/meta.js';
 import { defaultResponse } from './answers.js';
-import { builtFromRecord } from './exchange.js';
+import { builtFromRecord, readRound } from './exchange.js';
 
 /** Re-exported for importers that found it here first; it lives with the other record helpers. */
 export { builtFromRecord };
@@ -21,9 +21,13 @@ export function tamperSubjectFromRecords(round: ExchangeRecord, retry?: Exchange
   if (!request) return { error: 'the exchange carries no JSON-RPC request' };
   const answer = decodeExchange(round).received.find((m) => m.kind === 'result' && m.id === request.body.id)?.result;
   if (!answer || typeof own(answer, 'requestState') !== 'string') return { error: 'this round issued no requestState: pick a round whose answer carries one' };
-  const fromRetry = retry ? asObject(own(builtFromRecord(retry)?.body.params, 'inputResponses')) : undefined;
+  const retried = retry ? builtFromRecord(retry) : null;
+  const fromRetry = asObject(own(retried?.body.params, 'inputResponses'));
+  // What the genuine token got: a changed token answered the same way changed nothing.
+  const genuine = retry && retried && retry.response ? readRound(retry, retried.body.id) : undefined;
   return {
     url: extra.url ?? round.request.url, request, answer, inputResponses: fromRetry ?? defaults(answer), recordId: round.id,
+    ...(genuine ? { genuine } : {}),
     ...(extra.otherTarget ? { otherTarget: extra.otherTarget } : {}), ...(extra.foreignToken !== undefined ? { foreignToken: extra.foreignToken } : {}),
   };
 }

@@ -2,14 +2,20 @@
 // mrtr:232-243): flip a byte, present it on another tool, drop it, present another chain's
 // token, re-use it twice in parallel, and re-send it after it expires (time is never faked:
 // the plan says when, and the caller waits). Each is a re-send whose answer is judged:
-// rejected (good) or accepted, with the lint rule the acceptance breaks.
+// rejected (good) or accepted, with the lint rule the acceptance breaks; an accepted changed
+// token is also set against the genuine token's answer (tamper-genuine.ts).
 import type { ConsoleOrigin, ExchangeRecord, JsonRpcId } from '../protocol.js';
 import { own } from '../decode/meta.js';
 import { inspectToken } from '../tokens/index.js';
 import { consoleRecord, linkOrigin, newRecordId, newRunId, readRound, sendSafely } from './exchange.js';
 import { buildRetry, encodeHeaderValue, toHttp, withoutMrtrFields } from './request.js';
 import { flipPayloadByte } from './tamper-flip.js';
+import { compareWithGenuine } from './tamper-genuine.js';
+import { summarize } from './round-summary.js';
 import type { BuiltRequest, ConsoleRequest, ConsoleResponse, RoundReading, Transport } from './types.js';
+
+// Importers found the answer summary here first; it lives in its own file.
+export { summarize };
 
 /** The tamper tests, in the order they run. */
 export type TamperTest = 'flip-byte' | 'other-tool' | 'drop' | 'foreign-token' | 'parallel-reuse' | 'after-expiry';
@@ -19,6 +25,11 @@ export interface TamperVerdict {
   verdict: 'rejected' | 'accepted' | 'inconclusive';
   /** The lint rule an acceptance breaks. */
   rule?: string;
+  /**
+   * Accepted, but the answer was exactly the one the genuine token got on this round: the
+   * tampering changed nothing the client can see (M11 lets unprotected state pass only there).
+   */
+  unchanged?: true;
   detail: string;
 }
 
@@ -37,6 +48,8 @@ export interface TamperSubject {
   foreignToken?: string;
   /** The capture's exchange of this round, for `derivedFrom`. */
   recordId?: string;
+  /** The answer the genuine token got on this round (its retry's), when the retry was sent. */
+  genuine?: RoundReading;
 }
 
 /** One planned test: the requests to send together, a control (a fresh first round) sent after them, and the judge. */
@@ -58,6 +71,7 @@ export interface TamperResult {
   status: 'done' | 'scheduled' | 'not-run';
   verdict?: TamperVerdict['verdict'];
   rule?: string;
+  unchanged?: true;
   detail: string;
   sent?: { body: string }[];
   answers?: { status: number; summary: string }[];
@@ -92,14 +106,16 @@ export function planTamperTests(subject: TamperSubject, opts: { ids?: () => Json
   };
   const plans: TamperPlan[] = [];
   const notRunList: TamperResult[] = [];
-  const single = (test: TamperTest, sent: { request: ConsoleRequest; id: JsonRpcId }, rule: string, control?: { request: ConsoleRequest; id: JsonRpcId }, note = '') =>
+  const single = (test: TamperTest, sent: { request: ConsoleRequest; id: JsonRpcId }, rule: string, control?: { request: ConsoleRequest; id: JsonRpcId }, note = '', genuine?: RoundReading) =>
     plans.push({
       test, label: LABELS[test], requests: [sent.request], ids: [sent.id], ...(control ? { control } : {}),
-      judge: (rs) => judgeOne(rs[0], sent.id, rule, asked, control ? [rs[1], control.id] : undefined, note),
+      judge: (rs) => judgeOne(rs[0], sent.id, rule, asked, control ? [rs[1], control.id] : undefined, note, genuine),
     });
 
+  // Only the changed token is set against the genuine answer: the other tests present a
+  // token the server itself issued, so what they probe is binding and reuse, not integrity.
   const flipped = flipPayloadByte(token);
-  single('flip-byte', retry(flipped.token), 'mrtr/invalid-state-accepted', fresh(), `${flipped.detail}; `);
+  single('flip-byte', retry(flipped.token), 'mrtr/invalid-state-accepted', fresh(), `${flipped.detail}; `, subject.genuine);
 
   if (subject.otherTarget) {
     const other = retarget(base, subject.otherTarget);
@@ -170,7 +186,7 @@ export async function runTamperPlan(
   const ids = [...plan.ids, ...(plan.control ? [plan.control.id] : [])];
   return {
     result: {
-      test: plan.test, label: plan.label, status: 'done', verdict: v.verdict, ...(v.rule !== undefined ? { rule: v.rule } : {}), detail: v.detail,
+      test: plan.test, label: plan.label, status: 'done', verdict: v.verdict, ...(v.rule !== undefined ? { rule: v.rule } : {}), ...(v.unchanged ? { unchanged: true as const } : {}), detail: v.detail,
       sent: sent.map((r) => ({ body: r.body })),
       answers: responses.map((res, i) => ({ status: res.status, summary: summarize(readRound(records[i], ids[i])) })),
       ...(plan.schedule ? { schedule: plan.schedule } : {}),
@@ -193,23 +209,6 @@ function retarget(base: BuiltRequest, other: { method?: string; params: Record<s
   return { body: { ...base.body, method, params }, headers };
 }
 
-/** A short line for one answer: the error, the question asked, or the result text. */
-export function summarize(r: RoundReading): string {
-  switch (r.kind) {
-    case 'failed': return r.message;
-    case 'error': return `error ${r.error.code}: ${r.error.message}`;
-    case 'input_required': {
-      const keys = Object.keys(r.inputRequests);
-      return keys.length ? `input_required asking ${keys.join(', ')}` : 'input_required (requestState only)';
-    }
-    case 'complete': {
-      const content = own(r.result, 'content');
-      const first = Array.isArray(content) ? own(content[0] as Record<string, unknown>, 'text') : undefined;
-      return `${own(r.result, 'isError') === true ? 'tool error' : 'complete'}${typeof first === 'string' ? `: ${first.slice(0, 120)}` : ''}`;
-    }
-  }
-}
-
 function readingOf(res: ConsoleResponse | undefined, id: JsonRpcId): RoundReading {
   if (!res) return { kind: 'failed', status: 0, message: 'no response' };
   return readRound(consoleRecord({ url: '', method: 'POST', headers: [], body: '' }, res, { id: '', seq: 0 }), id);
@@ -221,9 +220,11 @@ const sameAsk = (a: RoundReading, b: RoundReading) =>
 /**
  * Rejected: an error (JSON-RPC or HTTP), a tool error, the same question asked again, or
  * the same answer a fresh call gets (the server ignored the token and started over).
- * Accepted: the server went on as if the state were good. Exported for check's own probes.
+ * Accepted: the server went on as if the state were good; given the `genuine` token's
+ * answer to the same round, an identical answer is marked `unchanged`. Exported for
+ * check's own probes.
  */
-export function judgeOne(res: ConsoleResponse | undefined, id: JsonRpcId, rule: string, asked: string[], control: [ConsoleResponse | undefined, JsonRpcId] | undefined, note: string): TamperVerdict {
+export function judgeOne(res: ConsoleResponse | undefined, id: JsonRpcId, rule: string, asked: string[], control: [ConsoleResponse | undefined, JsonRpcId] | undefined, note: string, genuine?: RoundReading): TamperVerdict {
   const r = readingOf(res, id);
   const what = summarize(r);
   if (r.kind === 'failed' && r.status === 0) return { verdict: 'inconclusive', detail: `${note}the server could not be reached: ${what}` };
@@ -235,7 +236,11 @@ export function judgeOne(res: ConsoleResponse | undefined, id: JsonRpcId, rule: 
     if (keys.length > 0 && keys.join('\u0000') === asked.join('\u0000')) return { verdict: 'rejected', detail: `${note}the server asked the same question again (${what})` };
     if (control && sameAsk(r, readingOf(control[0], control[1]))) return { verdict: 'rejected', detail: `${note}the server ignored the token and started the call over (${what})` };
   }
-  return { verdict: 'accepted', rule, detail: `${note}the server went on as if the state were good (${what})` };
+  const accepted = `${note}the server went on as if the state were good (${what})`;
+  if (!genuine) return { verdict: 'accepted', rule, detail: accepted };
+  const cmp = compareWithGenuine(r, genuine);
+  if (cmp.same) return { verdict: 'accepted', rule, unchanged: true, detail: `${note}the server took it without verifying it, but answered exactly as to the genuine token (${what}): tampering changed nothing observable here` };
+  return { verdict: 'accepted', rule, detail: `${accepted}; ${cmp.difference}` };
 }
 
 function judgeParallel(rs: readonly ConsoleResponse[], ids: JsonRpcId[], asked: string[]): TamperVerdict {

@@ -73,6 +73,7 @@ function view(r: TamperResult): TamperTestView {
   const v: TamperTestView = { test: r.test, label: r.label, state: r.status, detail: r.detail };
   if (r.verdict !== undefined) v.verdict = r.verdict;
   if (r.rule !== undefined) v.rule = r.rule;
+  if (r.unchanged) v.unchanged = true;
   if (r.sent) v.sent = r.sent;
   if (r.answers) v.answers = r.answers;
   if (r.schedule) Object.assign(v, { expiresAt: r.schedule.expiresAt, sendAt: r.schedule.sendAt });

@@ -120,6 +120,8 @@ export interface TamperTestView {
   state: 'ready' | 'running' | 'waiting' | 'done' | 'scheduled' | 'not-run';
   verdict?: TamperResult['verdict'];
   rule?: string;
+  /** Accepted, but answered exactly as the genuine token was (a warning, not a breach shown). */
+  unchanged?: true;
   detail: string;
   sent?: { body: string }[];
   answers?: { status: number; summary: string }[];

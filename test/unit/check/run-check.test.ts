@@ -34,7 +34,8 @@ describe('check on a deliberately broken server', () => {
       'tools/call redeem_coupon token-parallel-reuse',
       'tools/call stale_quote token-expired',
     ]);
-    expect(at(run, 'tools/call forgeable_order', 'token-modified')).toMatchObject({ clause: 'M10, M11 (mrtr:232-233)' });
+    // Its state's note is quoted in the answer, so the changed token changed what it did.
+    expect(at(run, 'tools/call forgeable_order', 'token-modified')).toMatchObject({ clause: 'M10, M11 (mrtr:232-233)', detail: expect.stringMatching(/its answer differs from the genuine token's: content\[0\]\.text changed/) });
     expect(at(run, 'tools/call redeem_coupon', 'replay-after-complete')?.detail).toMatch(/single-use \(M13\)/);
     // The same expiry fault is not applicable when the token may not be waited out.
     const quick = await runCheck({ url: broken.url, tools: ['stale_quote'], stateOnlyDelayMs: 0, maxWaitMs: 0 }, send);
@@ -56,11 +57,20 @@ describe('check on the demo', () => {
     // through its input requests (answered by tasks/update) to its end.
     expect(at(run, 'tools/call research_report', 'task')).toMatchObject({ verdict: 'passed', detail: expect.stringMatching(/^task completed .*input_required/) });
     expect(at(run, 'tools/call confirm_action', 'task')).toMatchObject({ verdict: 'not-applicable' });
+    // Its input went through tasks/get and tasks/update, which carry no requestState: the
+    // report says so on the task probe and on each token probe, not just "one round".
+    expect(at(run, 'tools/call research_report', 'task')?.detail).toMatch(/the token probes do not apply to its input: a task asks through tasks\/get and is answered with tasks\/update, which carry no requestState/);
+    for (const probe of ['token-modified', 'token-truncated', 'token-swapped', 'replay-after-complete'] as const)
+      expect(at(run, 'tools/call research_report', probe)).toMatchObject({ verdict: 'not-applicable', detail: expect.stringMatching(/called as a task it took input, but a task asks through tasks\/get .*no token to probe/) });
+    // A one-round tool that made no task that asked gets the plain reason only.
+    expect(at(run, 'tools/call slow_report', 'token-modified')?.detail).toBe('the call finished in one round: nothing multi-round to probe');
   }, 120_000);
 
   it('fails the modified token where the misbehaving demo takes it, and warns where it answers missing input with an error', async () => {
     const run = await runCheck({ url: `${demo.url}?misbehave=1`, allowDestructive: true, stateOnlyDelayMs: 0 }, send);
     expect(failed(run)).toEqual(['tools/call confirm_action token-modified', 'tools/call setup_wizard token-modified']);
+    // Each acts on what its forged token says: the action to do, the workspace to create.
+    for (const tool of ['confirm_action', 'setup_wizard']) expect(at(run, `tools/call ${tool}`, 'token-modified')?.detail).toMatch(/its answer differs from the genuine token's: content\[0\]\.text changed/);
     expect(at(run, 'prompts/get review_prompt', 'responses-missing')).toMatchObject({ verdict: 'warning', clause: 'M25 (mrtr:266-267)' });
   }, 120_000);
 

@@ -11,16 +11,18 @@ import { tamperSubjectFromStep } from '../../../worker/console/tamper-subject.js
 import { inspectToken } from '../../../worker/tokens/index.js';
 import { analyze } from '../../../worker/analysis.js';
 import { serveDemo, toolCall, type Running } from './servers.js';
+import { serveUnverifiedStateServer } from '../../peers/unverified-state-server.js';
 
 const send = fetchTransport({ timeoutMs: 10_000 });
 const accept = (content: Record<string, unknown>) => elicitResult('accept', content);
 
 let demo: Running;
+let unverified: Running;
 beforeAll(async () => {
-  demo = await serveDemo();
+  [demo, unverified] = await Promise.all([serveDemo(), serveUnverifiedStateServer()]);
 });
 afterAll(async () => {
-  await demo.close();
+  await Promise.all([demo.close(), unverified?.close()]);
 });
 
 /** The wizard stepped to its second question (the token then carries the first answer). */
@@ -96,6 +98,9 @@ describe('tamper tests', () => {
     const flip = report.results.find((r) => r.test === 'flip-byte')!;
     expect(flip).toMatchObject({ verdict: 'accepted', rule: 'mrtr/invalid-state-accepted' });
     expect(flip.detail).toContain('asking confirm');
+    // Paused at this round, no genuine retry was sent: nothing to compare, so never "unchanged".
+    expect(subject.genuine).toBeUndefined();
+    expect(flip.unchanged).toBeUndefined();
     expect(report.results.find((r) => r.test === 'after-expiry')).toMatchObject({ status: 'not-run' });
     expect(tamperReportMarkdown(report)).toContain('| accepted | mrtr/invalid-state-accepted |');
     // The tamper traffic is a capture like any other.
@@ -107,5 +112,30 @@ describe('tamper tests', () => {
     const { plans, notRun } = planTamperTests({ url: demo.url, request: toolCall('busy'), answer: { resultType: 'input_required', inputRequests: {} }, inputResponses: {} });
     expect(plans).toEqual([]);
     expect(notRun.every((r) => r.status === 'not-run' && r.detail.includes('no requestState'))).toBe(true);
+  });
+
+  it('sets an accepted flipped token against the genuine answer: the same answer is marked unchanged, a moved one is not', async () => {
+    const flipOn = async (tool: string) => {
+      const stepper = createStepper({ send });
+      await stepper.start({ url: unverified.url, request: toolCall(tool) });
+      stepper.answer('item', accept({ item: 'pen' }));
+      const state = await stepper.send();
+      const subject = tamperSubjectFromStep(state, 0, unverified.url);
+      if ('error' in subject) throw new Error(subject.error);
+      expect(subject.genuine).toMatchObject({ kind: 'complete' });
+      const { report } = await runAllTamperTests(subject, send);
+      return { report, flip: report.results.find((r) => r.test === 'flip-byte')! };
+    };
+    const inert = await flipOn('inert_note');
+    expect(inert.flip).toMatchObject({ verdict: 'accepted', rule: 'mrtr/invalid-state-accepted', unchanged: true });
+    expect(inert.flip.detail).toMatch(/answered exactly as to the genuine token \(complete: Noted\.\)/);
+    // Of the accepted (the parallel re-use too), only the flipped token is set against the genuine answer.
+    expect(inert.report.summary).toMatchObject({ accepted: 2, unchangedAnswer: 1 });
+    expect(tamperReportMarkdown(inert.report)).toContain('| accepted, same answer | mrtr/invalid-state-accepted |');
+    const quoted = await flipOn('quoted_note');
+    expect(quoted.flip).toMatchObject({ verdict: 'accepted', rule: 'mrtr/invalid-state-accepted' });
+    expect(quoted.flip.unchanged).toBeUndefined();
+    expect(quoted.flip.detail).toMatch(/its answer differs from the genuine token's: content\[0\]\.text changed from "Noted pen \(carried between rounds\)"/);
+    expect(quoted.report.summary).toMatchObject({ unchangedAnswer: 0 });
   });
 });

@@ -4,7 +4,7 @@
 // --command with the server URL appended; here that command is our CLI's `check`. Its tools
 // carry no readOnlyHint, so check needs --allow-destructive to call them at all. The suite's
 // verdict on our client is not asserted (check's probes misbehave on purpose); only what
-// check found. The suite needs Node 22's fs.globSync: register.mjs supplies it on Node 20.
+// check found: no failed probe, and a warning for each SHOULD the server leaves unmet. The suite needs Node 22's fs.globSync: register.mjs supplies it on Node 20.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,18 +54,40 @@ describe('check against the conformance suite\'s MRTR scenario server', () => {
     expect(drives.map((p) => p.target).sort()).toEqual(['tools/call test_mrtr_echo_state', 'tools/call test_mrtr_no_state']);
   });
 
-  it('fails only the probes the server\'s unverified requestState earns', () => {
+  it('finds no failed probe: every outcome the spec leaves open is at most a warning', () => {
+    expect(reports['sep-2322-client-request-state'].probes.filter((p) => p.verdict === 'failed')).toEqual([]);
+  });
+
+  it('warns exactly where the server leaves a SHOULD unmet or an unprotected state unexercised', () => {
+    const probes = reports['sep-2322-client-request-state'].probes;
     // test_mrtr_echo_state issues a plain JSON requestState ({nonce, originalId}) and answers
-    // "echo-state-ok" whatever comes back: a changed or cut-short state is taken as good.
-    // M10/M11 (mrtr:232-233): state is attacker-controlled and MUST be verified and rejected
-    // when it fails; M11 lets a server skip that only where tampering can do "nothing worse
-    // than request failure". Here tampering does nothing at all (the answer is a constant),
-    // which check cannot see from outside, so it reports these two as failed: exactly these.
-    const failed = reports['sep-2322-client-request-state'].probes.filter((p) => p.verdict === 'failed');
-    expect(failed.map((p) => `${p.target} ${p.probe} ${p.clause}`).sort()).toEqual([
-      'tools/call test_mrtr_echo_state token-modified M10, M11 (mrtr:232-233)',
-      'tools/call test_mrtr_echo_state token-truncated M10, M11 (mrtr:232-233)',
+    // "echo-state-ok" whatever comes back. Each warning and its clause (../shared/spec):
+    //  token-modified, token-truncated  M11: integrity is a MUST only where the state drives
+    //    authorization, resource access or business logic; a changed or cut-short state got
+    //    exactly the genuine state's answer, so nothing shows it does (checked by hand in the
+    //    suite's source: the state is only compared with the one issued, to grade the client;
+    //    the answer is a constant)
+    //  token-other-tool                 M12c (SHOULD): state not bound to its tool
+    //  token-dropped                    M25 (SHOULD): a retry without its state carried on
+    //  token-parallel-reuse, replay-after-complete  M12b (SHOULD): no expiry bounds replay
+    //  responses-wrong-kind             M22/M23 (SHOULD validate): a sampling reply to a form taken
+    // test_mrtr_no_state takes a wrong-kind answer too; its replay is not applicable (no state).
+    const warned = probes.filter((p) => p.verdict === 'warning').map((p) => `${p.target} ${p.probe}`).sort();
+    expect(warned).toEqual([
+      'tools/call test_mrtr_echo_state replay-after-complete',
+      'tools/call test_mrtr_echo_state responses-wrong-kind',
+      'tools/call test_mrtr_echo_state token-dropped',
+      'tools/call test_mrtr_echo_state token-modified',
+      'tools/call test_mrtr_echo_state token-other-tool',
+      'tools/call test_mrtr_echo_state token-parallel-reuse',
+      'tools/call test_mrtr_echo_state token-truncated',
+      'tools/call test_mrtr_no_state responses-wrong-kind',
     ]);
-    for (const p of failed) expect(p.detail).toMatch(/the server went on as if the state were good \(complete: echo-state-ok\)/);
+    for (const probe of ['token-modified', 'token-truncated']) {
+      const p = probes.find((x) => x.target === 'tools/call test_mrtr_echo_state' && x.probe === probe)!;
+      expect(p.clause).toBe('M10, M11 (mrtr:232-233)');
+      expect(p.detail).toMatch(/answered exactly as to the genuine token \(complete: echo-state-ok\): tampering changed nothing observable here; M11 requires integrity protection only where/);
+    }
+    expect(probes.find((x) => x.target === 'tools/call test_mrtr_no_state' && x.probe === 'replay-after-complete')).toMatchObject({ verdict: 'not-applicable', detail: expect.stringMatching(/carried no requestState/) });
   });
 });
