@@ -1,5 +1,6 @@
 // Parsing `mrtr-inspector mock <capture> …`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
+import { DEFAULT_MOCK_TIMING, isMockTiming, MOCK_TIMINGS, type MockTiming } from '../../worker/mock/http-answer.js';
 
 /** The parsed `mock` command. */
 export interface MockCommand {
@@ -8,7 +9,7 @@ export interface MockCommand {
   /** 0: any free port. */
   port: number;
   stdio: boolean;
-  timing: 'recorded' | 'fast';
+  timing: MockTiming;
   strict: boolean;
   allowPartial: boolean;
   /** Where to write the summary at exit: JUnit XML for a .xml name, JSON otherwise. */
@@ -67,8 +68,8 @@ export function parseMockCommand(argv: readonly string[]): MockCommand | Usage {
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return { kind: 'usage-error', message: `--port needs a port number from 0 to 65535, got "${values.port}"` };
   if (values.stdio && values.port !== undefined) return { kind: 'usage-error', message: '--port and --stdio do not go together: --stdio serves on standard input and output' };
-  const timing = values.timing ?? 'recorded';
-  if (timing !== 'recorded' && timing !== 'fast') return { kind: 'usage-error', message: `--timing must be recorded or fast, got "${timing}"` };
+  const timing = values.timing ?? DEFAULT_MOCK_TIMING;
+  if (!isMockTiming(timing)) return { kind: 'usage-error', message: `--timing must be ${MOCK_TIMINGS.join(' or ')}, got "${timing}"` };
   return {
     kind: 'mock', path, port, stdio: values.stdio ?? false, timing, strict: values.strict ?? false,
     allowPartial: values['allow-partial'] ?? false, ...(values.report !== undefined ? { report: values.report } : {}),

@@ -4,12 +4,39 @@
 // bad edit is refused with what and where), one as recorded. External clients reach them at
 // their relay URLs with the relay token (the SDK client, and Node fetch), the Console lists
 // and calls them, their traffic is captured, and the sheet shows each mock's summary and
-// mismatches with the closest recorded request and the diff.
+// mismatches with the closest recorded request and the diff. The edited mock is served with
+// timing "fast", the other as recorded (the default): a streamed answer (slow_report, its
+// progress events spaced by the demo) comes spaced as recorded from one, at once from the
+// other.
 import type { Page } from '@playwright/test';
 import { downloadText, expect, test, toolsCall, type InspectorPage, type RelayUnderTest } from './fixtures.ts';
 
 const WIZARD_DONE = 'Created workspace "Relay Labs" on the team plan.';
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' };
+
+/** slow_report with ten progress steps, as an external client sends it (a progressToken). */
+const slowReport = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow_report', arguments: { steps: 10 }, _meta: { progressToken: `p${id}`, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e-mock', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+
+/** Calls slow_report at `url`; ms from the stream's first event to its last, as they arrived. */
+async function streamSpan(url: string, id: number): Promise<{ events: number; span: number }> {
+  const res = await fetch(url, { method: 'POST', headers: { ...mcpHeaders, 'mcp-method': 'tools/call', 'mcp-name': 'slow_report' }, body: slowReport(id) });
+  expect(res.headers.get('content-type')).toBe('text/event-stream');
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const times: number[] = [];
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const now = performance.now();
+    text += decoder.decode(value, { stream: true });
+    for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+      text = text.slice(end + 2);
+      times.push(now);
+    }
+  }
+  return { events: times.length, span: times.at(-1)! - times[0] };
+}
 
 async function sessionOnScreen(page: Page): Promise<string> {
   return page.getByTestId('session-picker').inputValue();
@@ -26,6 +53,9 @@ async function recordDemoSession(page: Page, inspector: InspectorPage, relay: Re
   expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, text: WIZARD_DONE });
   const session = await sessionOnScreen(page);
   await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('setup_wizard')).length, { timeout: 30_000 }).toBe(4);
+  // A streamed answer: slow_report's progress events, spaced by the demo, through the relay.
+  expect((await streamSpan(relay.url('demo'), 90)).events).toBe(12);
+  await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('slow_report')).length, { timeout: 30_000 }).toBe(1);
   await page.getByTestId('toggle-console').click();
   return session;
 }
@@ -62,16 +92,36 @@ test('a demo session served as mocks (one with round 2 edited into an error) ans
   expect(saved.name).toMatch(/-edited\.jsonl$/);
   expect(saved.text).toContain('Plans are unavailable right now');
 
-  // Served with the edit as mock-wizard-err, then as recorded (edit undone) as mock-wizard.
+  // Served with the edit as mock-wizard-err answering at once, then as recorded (edit
+  // undone, the timing back to its default) as mock-wizard.
+  await expect(page.getByTestId('mock-timing')).toHaveValue('recorded');
   await page.getByTestId('mock-name').fill('wizard-err');
+  await page.getByTestId('mock-timing').selectOption('fast');
   await page.getByTestId('mock-serve').click();
-  await expect(sheet.locator('[data-testid="served-mock"][data-name="wizard-err"]')).toBeVisible();
+  const servedErr = sheet.locator('[data-testid="served-mock"][data-name="wizard-err"]');
+  await expect(servedErr).toBeVisible();
+  await expect(servedErr.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'fast');
   await page.getByTestId('mock-edit-undo').click();
   await expect(page.getByTestId('mock-edit-count')).toHaveText('0 edited');
   await page.getByTestId('mock-name').fill('wizard');
+  await page.getByTestId('mock-timing').selectOption('recorded');
   await page.getByTestId('mock-serve').click();
   const served = sheet.locator('[data-testid="served-mock"][data-name="wizard"]');
   await expect(served).toBeVisible();
+  await expect(served.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'recorded');
+
+  // The streamed answer: spaced as recorded from mock-wizard (no earlier than 80% of the
+  // recorded span), at once from mock-wizard-err (well under the recorded span).
+  const stream = (await inspector.sessionExchanges(session)).find((r) => r.request.body?.includes('slow_report'))!;
+  const ts = stream.response!.events!.map((e) => e.t);
+  const recordedSpan = ts.at(-1)! - ts[0];
+  expect(recordedSpan).toBeGreaterThanOrEqual(300);
+  const asRecorded = await streamSpan(relay.url('mock-wizard') + '/mcp', 91);
+  const atOnce = await streamSpan(relay.url('mock-wizard-err') + '/mcp', 92);
+  console.log(`slow_report span: recorded ${recordedSpan} ms, mock as recorded ${asRecorded.span.toFixed(0)} ms, mock fast ${atOnce.span.toFixed(0)} ms`);
+  expect([asRecorded.events, atOnce.events]).toEqual([12, 12]);
+  expect(asRecorded.span).toBeGreaterThanOrEqual(0.8 * recordedSpan);
+  expect(atOnce.span).toBeLessThan(recordedSpan);
   // A second mock of the same name is refused with a clear message.
   await page.getByTestId('mock-serve').click();
   await expect(page.getByTestId('mock-error')).toHaveText('✖ A mock named "wizard" is already served (target mock-wizard). Stop serving it first, or pick another name.');
