@@ -10,6 +10,7 @@
 // other.
 import type { Page } from '@playwright/test';
 import { downloadText, expect, test, toolsCall, type InspectorPage, type RelayUnderTest } from './fixtures.ts';
+import { timedStream } from '../support/stream-timing.ts';
 
 const WIZARD_DONE = 'Created workspace "Relay Labs" on the team plan.';
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' };
@@ -17,26 +18,9 @@ const mcpHeaders = { 'content-type': 'application/json', accept: 'application/js
 /** slow_report with ten progress steps, as an external client sends it (a progressToken). */
 const slowReport = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow_report', arguments: { steps: 10 }, _meta: { progressToken: `p${id}`, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e-mock', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} } } });
 
-/** Calls slow_report at `url`; ms from the stream's first event to its last, as they arrived. */
-async function streamSpan(url: string, id: number): Promise<{ events: number; span: number }> {
-  const res = await fetch(url, { method: 'POST', headers: { ...mcpHeaders, 'mcp-method': 'tools/call', 'mcp-name': 'slow_report' }, body: slowReport(id) });
-  expect(res.headers.get('content-type')).toBe('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const times: number[] = [];
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const now = performance.now();
-    text += decoder.decode(value, { stream: true });
-    for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-      text = text.slice(end + 2);
-      times.push(now);
-    }
-  }
-  return { events: times.length, span: times.at(-1)! - times[0] };
-}
+/** Calls slow_report at `url` as an external client: its events, each with when it arrived
+ *  (ms after the request was sent). */
+const callSlowReport = (url: string, id: number) => timedStream(url, slowReport(id), { ...mcpHeaders, 'mcp-method': 'tools/call', 'mcp-name': 'slow_report' });
 
 async function sessionOnScreen(page: Page): Promise<string> {
   return page.getByTestId('session-picker').inputValue();
@@ -54,7 +38,7 @@ async function recordDemoSession(page: Page, inspector: InspectorPage, relay: Re
   const session = await sessionOnScreen(page);
   await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('setup_wizard')).length, { timeout: 30_000 }).toBe(4);
   // A streamed answer: slow_report's progress events, spaced by the demo, through the relay.
-  expect((await streamSpan(relay.url('demo'), 90)).events).toBe(12);
+  expect((await callSlowReport(relay.url('demo'), 90)).messages).toHaveLength(12);
   await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('slow_report')).length, { timeout: 30_000 }).toBe(1);
   await page.getByTestId('toggle-console').click();
   return session;
@@ -110,18 +94,20 @@ test('a demo session served as mocks (one with round 2 edited into an error) ans
   await expect(served).toBeVisible();
   await expect(served.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'recorded');
 
-  // The streamed answer: spaced as recorded from mock-wizard (no earlier than 80% of the
-  // recorded span), at once from mock-wizard-err (well under the recorded span).
+  // The streamed answer: from mock-wizard each event no earlier after the request than 80%
+  // of its recorded time (the last one's is the stream's), from mock-wizard-err first to
+  // last event in less than the recorded span between them.
   const stream = (await inspector.sessionExchanges(session)).find((r) => r.request.body?.includes('slow_report'))!;
-  const ts = stream.response!.events!.map((e) => e.t);
-  const recordedSpan = ts.at(-1)! - ts[0];
+  const recordedAt = stream.response!.events!.map((e) => e.t - stream.startedAt);
+  const recordedSpan = recordedAt.at(-1)! - recordedAt[0];
   expect(recordedSpan).toBeGreaterThanOrEqual(300);
-  const asRecorded = await streamSpan(relay.url('mock-wizard') + '/mcp', 91);
-  const atOnce = await streamSpan(relay.url('mock-wizard-err') + '/mcp', 92);
-  console.log(`slow_report span: recorded ${recordedSpan} ms, mock as recorded ${asRecorded.span.toFixed(0)} ms, mock fast ${atOnce.span.toFixed(0)} ms`);
-  expect([asRecorded.events, atOnce.events]).toEqual([12, 12]);
-  expect(asRecorded.span).toBeGreaterThanOrEqual(0.8 * recordedSpan);
-  expect(atOnce.span).toBeLessThan(recordedSpan);
+  const asRecorded = await callSlowReport(relay.url('mock-wizard') + '/mcp', 91);
+  const atOnce = await callSlowReport(relay.url('mock-wizard-err') + '/mcp', 92);
+  const fastSpan = atOnce.times.at(-1)! - atOnce.times[0];
+  console.log(`slow_report: recorded last event at ${recordedAt.at(-1)} ms (span ${recordedSpan} ms); mock as recorded: ${asRecorded.times.at(-1)!.toFixed(0)} ms; mock fast: span ${fastSpan.toFixed(0)} ms`);
+  expect([asRecorded.messages.length, atOnce.messages.length]).toEqual([12, 12]);
+  asRecorded.times.forEach((t, i) => expect(t, `event ${i}`).toBeGreaterThanOrEqual(0.8 * recordedAt[i]));
+  expect(fastSpan).toBeLessThan(recordedSpan);
   // A second mock of the same name is refused with a clear message.
   await page.getByTestId('mock-serve').click();
   await expect(page.getByTestId('mock-error')).toHaveText('✖ A mock named "wizard" is already served (target mock-wizard). Stop serving it first, or pick another name.');

@@ -7,50 +7,17 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from './relay-harness.js';
-import { capture } from '../../support/capture-builder.js';
-import { exportJsonl } from '../../../worker/capture/jsonl.js';
+import { STREAMED_CALL, streamedCapture, timedStream } from '../../support/stream-timing.js';
 
 const CAPTURE = readFileSync('test/fixtures/sdk/sdk-v2-manual.har', 'utf8');
 
-/** A capture of one streamed answer: two progress notifications, then the result, recorded
- *  GAP ms apart. */
-const GAP = 200;
-function streamedCapture(): string {
-  const b = capture();
-  b.call('tools/call', { name: 'slow_report', arguments: {}, _meta: { progressToken: 'p1' } }).sse([1, 2].map((progress) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress, total: 2 } }))).complete();
-  const [record] = b.build();
-  record.response!.events = record.response!.events!.map((e, i) => ({ ...e, t: record.response!.receivedAt + i * GAP }));
-  record.endedAt = record.response!.receivedAt + 2 * GAP + 1;
-  return exportJsonl([record]);
-}
-
-/** Calls slow_report at `url`; when each of the stream's events arrived (ms after the first). */
-async function eventTimes(url: string): Promise<{ times: number[]; progressTokens: unknown[] }> {
-  const res = await fetch(url, { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'slow_report', arguments: {}, _meta: { ...meta, progressToken: 'mine' } } }) });
-  expect(res.headers.get('content-type')).toBe('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const times: number[] = [];
-  const progressTokens: unknown[] = [];
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const now = performance.now();
-    text += decoder.decode(value, { stream: true });
-    for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
-      const data = /^data: (.*)$/m.exec(text.slice(0, end))![1];
-      text = text.slice(end + 2);
-      times.push(now);
-      const m = JSON.parse(data) as { method?: string; params?: { progressToken?: unknown } };
-      if (m.method === 'notifications/progress') progressTokens.push(m.params!.progressToken);
-    }
-  }
-  return { times: times.map((t) => t - times[0]), progressTokens };
-}
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'a-test', version: '9' } };
 const call = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: meta } });
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The recorded gap between the streamed answer's events. */
+const GAP = 200;
+const streamedCall = (progressToken: string) => JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...STREAMED_CALL, _meta: { ...meta, progressToken } } });
 
 let h: RelayHarness;
 afterEach(async () => {
@@ -108,30 +75,32 @@ describe('mocks served by the relay for the page', () => {
 
   it('streams a mock\'s answer as recorded by default, and at once when started with timing "fast"', async () => {
     h = await startRelay();
-    const paced = await api('POST', 'mocks', { name: 'paced', capture: streamedCapture() });
+    const paced = await api('POST', 'mocks', { name: 'paced', capture: streamedCapture(GAP) });
     expect(paced.status, paced.text).toBe(201);
     expect(paced.json<{ mock: { timing: string } }>().mock.timing).toBe('recorded');
-    expect((await api('POST', 'mocks', { name: 'fast', capture: streamedCapture(), timing: 'fast' })).status).toBe(201);
+    expect((await api('POST', 'mocks', { name: 'fast', capture: streamedCapture(GAP), timing: 'fast' })).status).toBe(201);
     expect((await api('GET', 'mocks')).json<{ mocks: { name: string; timing: string }[] }>().mocks.map((m) => [m.name, m.timing])).toEqual([['paced', 'recorded'], ['fast', 'fast']]);
 
-    const recorded = await eventTimes(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-paced/mcp`);
-    const fast = await eventTimes(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-fast/mcp`);
+    const recorded = await timedStream(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-paced/mcp`, streamedCall('mine'), mcpHeaders);
+    const fast = await timedStream(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-fast/mcp`, streamedCall('mine'), mcpHeaders);
     // Three events each way, with the client's progress token; the recorded gaps are kept
     // (no event early: bounds that only a slow machine could not meet are not asserted).
-    expect(recorded.times).toHaveLength(3);
-    expect(fast.times).toHaveLength(3);
-    expect([...recorded.progressTokens, ...fast.progressTokens]).toEqual(['mine', 'mine', 'mine', 'mine']);
+    for (const got of [recorded, fast]) {
+      expect(got.contentType).toBe('text/event-stream');
+      expect(got.messages.map((m) => m.params?.progressToken ?? (m.id === 5 ? 'answer' : m))).toEqual(['mine', 'mine', 'answer']);
+    }
+    // Recorded GAP and 2 GAP after the first event (itself recorded at the head's time).
     expect(recorded.times[1]).toBeGreaterThanOrEqual(0.8 * GAP);
-    expect(recorded.times[2] - recorded.times[1]).toBeGreaterThanOrEqual(0.8 * GAP);
-    expect(fast.times[2]).toBeLessThan(GAP);
+    expect(recorded.times[2]).toBeGreaterThanOrEqual(0.8 * 2 * GAP);
+    expect(fast.times[2] - fast.times[0]).toBeLessThan(GAP);
   });
 
   it('refuses a timing other than "recorded" or "fast", saying which are', async () => {
     h = await startRelay();
-    const bad = await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(), timing: 'slow' });
+    const bad = await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(GAP), timing: 'slow' });
     expect(bad.status).toBe(400);
     expect(bad.json().error).toBe('The mock\'s "timing" must be "recorded" or "fast" ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got "slow".');
-    expect((await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(), timing: 5 })).json().error).toMatch(/"timing" must be .*; got 5\.$/);
+    expect((await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(GAP), timing: 5 })).json().error).toMatch(/"timing" must be .*; got 5\.$/);
     expect((await api('GET', 'mocks')).json<{ mocks: unknown[] }>().mocks).toEqual([]);
   });
 
