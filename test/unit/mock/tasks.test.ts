@@ -57,8 +57,11 @@ const book = buildMockBook(imported.exchanges);
 
 let n = 0;
 const send = (matcher: MockMatcher, method: string, params: Record<string, unknown>) => matcher.handle({ jsonrpc: '2.0', id: ++n, method, params });
-/** The answer's last message (its result or error), or the mismatch. */
-const last = (o: ReturnType<MockMatcher['handle']>) => (o.kind === 'answer' ? (JSON.parse(o.messages.at(-1)!.text) as { result?: Record<string, any>; error?: { message: string } }) : o);
+/** The answer's last message (its result or error); a mismatch fails the test. */
+const last = (o: ReturnType<MockMatcher['handle']>) => {
+  if (o.kind !== 'answer') throw new Error(`expected an answer, got ${JSON.stringify(o)}`);
+  return JSON.parse(o.messages.at(-1)!.text) as { result?: Record<string, any>; error?: { message: string } };
+};
 /** Creates a task; the creates are served from the recorded runs in turn (A, B, C, D). */
 const create = (matcher: MockMatcher) => last(send(matcher, 'tools/call', { name: 'research_report', arguments: {} })).result!.taskId as string;
 
