@@ -4,12 +4,12 @@
 // 202 for a notification, or a JSON-RPC error for a mismatch.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { sseFrame } from '../../worker/mock/answer.js';
+import { answerClock, httpAnswer, type MockTiming } from '../../worker/mock/http-answer.js';
 import type { MockMatcher, MockOutcome } from '../../worker/mock/matcher.js';
 
 export interface MockHttpOptions {
   port: number;
-  timing: 'recorded' | 'fast';
+  timing: MockTiming;
   /** One line for the log (stderr), without a newline. */
   log: (line: string) => void;
 }
@@ -23,11 +23,7 @@ export interface MockHttpServer {
 
 /** The largest request body read (as the SDK's server default). */
 const MAX_BODY = 4 * 1024 * 1024;
-/** Response headers a recording carries that belong to that one connection, not the answer. */
-const DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'mcp-session-id', 'content-encoding']);
 const LOCAL = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function jsonError(res: ServerResponse, status: number, id: unknown, code: number, message: string, data?: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -48,32 +44,17 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-const frame = sseFrame;
-
 /** Sends a recorded answer: head, then the body or each event, late as recorded or at once. */
-async function sendAnswer(res: ServerResponse, outcome: Extract<MockOutcome, { kind: 'answer' }>, timing: MockHttpOptions['timing']): Promise<void> {
-  const r = outcome.recorded;
-  const headers: Record<string, string> = {};
-  for (const h of r.headers) if (!DROPPED.has(h.name.toLowerCase())) headers[h.name.toLowerCase()] = h.value;
-  // A stdio recording's answer comes as lines: over HTTP, several messages need a stream.
-  const stream = r.stream || outcome.messages.length > 1;
-  if (stream) headers['content-type'] = 'text/event-stream';
-  else if (outcome.messages.length > 0 && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-  let clock = 0;
-  const wait = async (at: number) => {
-    if (timing === 'recorded' && at > clock) await sleep(at - clock);
-    clock = Math.max(clock, at);
-  };
-  await wait(r.headAt);
+async function sendAnswer(res: ServerResponse, outcome: Extract<MockOutcome, { kind: 'answer' }>, timing: MockTiming): Promise<void> {
+  const answer = httpAnswer(outcome, timing);
+  const wait = answerClock(timing);
+  await wait(answer.headAt);
   if (res.destroyed) return;
-  res.writeHead(r.status || 200, headers);
-  if (!stream) return void res.end(outcome.messages[0]?.text ?? '');
-  // Fast: the whole stream in one write (one packet where it fits, no wait on the peer's ACK).
-  if (timing === 'fast') return void res.end(outcome.messages.map(frame).join(''));
-  for (const m of outcome.messages) {
-    await wait(m.at);
+  res.writeHead(answer.status, answer.headers);
+  for (const part of answer.parts) {
+    await wait(part.at);
     if (res.destroyed) return;
-    res.write(frame(m));
+    res.write(part.text);
   }
   res.end();
 }

@@ -1,6 +1,7 @@
 // Parsing `mrtr-inspector mock <capture> …`: a pure function, tested without a process.
 import { parseArgs } from 'node:util';
 import { choiceValue, portValue } from '../option-values.js';
+import { DEFAULT_MOCK_TIMING, MOCK_TIMINGS, type MockTiming } from '../../worker/mock/http-answer.js';
 
 /** The parsed `mock` command. */
 export interface MockCommand {
@@ -9,7 +10,7 @@ export interface MockCommand {
   /** 0: any free port. */
   port: number;
   stdio: boolean;
-  timing: 'recorded' | 'fast';
+  timing: MockTiming;
   strict: boolean;
   allowPartial: boolean;
   /** Where to write the summary at exit: JUnit XML for a .xml name, JSON otherwise. */
@@ -68,7 +69,7 @@ export function parseMockCommand(argv: readonly string[]): MockCommand | Usage {
   const port = portValue('--port', values.port, 0);
   if (typeof port === 'string') return { kind: 'usage-error', message: port };
   if (values.stdio && values.port !== undefined) return { kind: 'usage-error', message: '--port and --stdio do not go together: --stdio serves on standard input and output' };
-  const timing = choiceValue('--timing', values.timing, ['recorded', 'fast'] as const, 'recorded');
+  const timing = choiceValue('--timing', values.timing, MOCK_TIMINGS, DEFAULT_MOCK_TIMING);
   if (typeof timing === 'object') return { kind: 'usage-error', message: timing.error };
   return {
     kind: 'mock', path, port, stdio: values.stdio ?? false, timing, strict: values.strict ?? false,

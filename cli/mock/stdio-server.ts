@@ -3,17 +3,16 @@
 // one after another, so two answers' lines never interleave.
 import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from '../wrap/line-splitter.js';
+import { answerClock, type MockTiming } from '../../worker/mock/http-answer.js';
 import type { MockMatcher } from '../../worker/mock/matcher.js';
 
 export interface MockStdioOptions {
-  timing: 'recorded' | 'fast';
+  timing: MockTiming;
   log: (line: string) => void;
 }
 
 /** The longest line read; a longer one is answered with an error (never held whole). */
 const MAX_LINE = 16 * 1024 * 1024;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Serves until `input` ends and every answer is written; resolves to the count answered. */
 export function serveMockStdio(matcher: MockMatcher, input: Readable, output: Writable, opts: MockStdioOptions): Promise<number> {
@@ -38,10 +37,9 @@ export function serveMockStdio(matcher: MockMatcher, input: Readable, output: Wr
     }
     answered++;
     if (outcome.warning) opts.log(`warning: ${outcome.warning}`);
-    let clock = 0;
+    const wait = answerClock(opts.timing);
     for (const m of outcome.messages) {
-      if (opts.timing === 'recorded' && m.at > clock) await sleep(m.at - clock);
-      clock = Math.max(clock, m.at);
+      await wait(m.at);
       if (m.text !== '') await write(m.text);
     }
   };

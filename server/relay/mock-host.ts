@@ -1,11 +1,14 @@
 // Mocks the page serves behind the relay ("Serve as mock", docs/guide.md): each is a capture
 // the page handed over (page-api.ts, POST mocks), built into worker/mock's book and answered
 // by its matcher, reached as target `mock-<name>` (external clients at its relay URL, the
-// Console through the page's forwarder). Answers go out at once (as `mock --timing fast`).
-// Bounded: at most `maxMocks` at a time; the page API bounds each capture's size.
+// Console through the page's forwarder). Answers go out as `mock --timing` would: as late as
+// recorded (the default), or at once. Bounded: at most `maxMocks` at a time; the page API
+// bounds each capture's size.
+// Hazard: under recorded timing an answer's body is a stream fed by timers; a client that
+// goes away cancels it (the relay cancels its reader), and the timers then write nothing.
 import { importCapture } from '../../worker/capture/index.js';
-import { sseFrame } from '../../worker/mock/answer.js';
 import { buildMockBook } from '../../worker/mock/book.js';
+import { answerClock, DEFAULT_MOCK_TIMING, httpAnswer, isMockTiming, MOCK_TIMINGS, type MockTiming } from '../../worker/mock/http-answer.js';
 import { MockMatcher, type MockOutcome } from '../../worker/mock/matcher.js';
 import { summarize, type MockSummary } from '../../worker/mock/summary.js';
 
@@ -24,6 +27,7 @@ export interface MockView {
   targetId: string;
   /** What it was built from (the session's name). */
   source: string;
+  timing: MockTiming;
   startedAt: number;
   summary: MockSummary;
   mismatches: MockMismatchView[];
@@ -32,6 +36,7 @@ export interface MockView {
 interface Hosted {
   name: string;
   source: string;
+  timing: MockTiming;
   startedAt: number;
   matcher: MockMatcher;
   answered: number;
@@ -39,24 +44,38 @@ interface Hosted {
 
 export type StartOutcome = { ok: true; view: MockView } | { ok: false; status: number; error: string };
 
-/** Response headers a recording carries that belong to its connection, not to the answer. */
-const DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'mcp-session-id', 'content-encoding']);
-
 function jsonRpcError(status: number, id: unknown, code: number, message: string, data?: unknown): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }), { status, headers: { 'content-type': 'application/json' } });
 }
 
-function answerResponse(outcome: Extract<MockOutcome, { kind: 'answer' }>): Response {
-  const r = outcome.recorded;
-  const headers = new Headers();
-  for (const h of r.headers) if (!DROPPED.has(h.name.toLowerCase())) headers.set(h.name, h.value);
-  const stream = r.stream || outcome.messages.length > 1;
-  if (stream) headers.set('content-type', 'text/event-stream');
-  else if (outcome.messages.length > 0 && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  const body = stream ? outcome.messages.map(sseFrame).join('') : (outcome.messages[0]?.text ?? '');
-  const status = r.status || 200;
-  return new Response(status === 204 || status === 304 ? null : body, { status, headers });
+/** The answer as a web Response, its head as late as recorded under `recorded` timing and
+ *  its body's parts each at their time. */
+async function answerResponse(outcome: Extract<MockOutcome, { kind: 'answer' }>, timing: MockTiming): Promise<Response> {
+  const answer = httpAnswer(outcome, timing);
+  const wait = answerClock(timing);
+  await wait(answer.headAt);
+  const init = { status: answer.status, headers: answer.headers };
+  if (answer.parts.length === 0) return new Response(null, init); // 204, 304
+  // A JSON answer's body goes with its head (its time is the head's).
+  if (!answer.stream) return new Response(answer.parts[0].text, init);
+  const encoder = new TextEncoder();
+  let next = 0;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const part = answer.parts[next++];
+      if (!part) return controller.close();
+      await wait(part.at);
+      if (cancelled) return;
+      controller.enqueue(encoder.encode(part.text));
+      if (next === answer.parts.length) controller.close();
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return new Response(body, init);
 }
 
 export class MockHost {
@@ -78,17 +97,19 @@ export class MockHost {
     return [...this.#mocks.keys()];
   }
 
-  /** Builds a mock from a capture's text (JSONL or HAR) and serves it as `mock-<name>`. */
-  start(name: unknown, capture: unknown, source: unknown): StartOutcome {
+  /** Builds a mock from a capture's text (JSONL or HAR) and serves it as `mock-<name>`,
+   *  its answers paced by `timing` (recorded when not given). */
+  start(name: unknown, capture: unknown, source: unknown, timing?: unknown): StartOutcome {
     if (typeof name !== 'string' || !MOCK_NAME.test(name)) return { ok: false, status: 400, error: `The mock's "name" must be 1-48 letters, digits, ".", "_" or "-" (it becomes the target mock-<name>); got ${JSON.stringify(typeof name === 'string' ? name.slice(0, 64) : name ?? null)}.` };
     if (this.#mocks.has(name)) return { ok: false, status: 409, error: `A mock named "${name}" is already served (target ${MOCK_TARGET_PREFIX}${name}). Stop serving it first, or pick another name.` };
     if (this.#mocks.size >= this.#max) return { ok: false, status: 429, error: `${this.#max} mocks are served already, the most at once; stop one first (${this.names().join(', ')}).` };
+    if (timing !== undefined && !isMockTiming(timing)) return { ok: false, status: 400, error: `The mock's "timing" must be ${MOCK_TIMINGS.map((t) => `"${t}"`).join(' or ')} ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got ${JSON.stringify(typeof timing === 'string' ? timing.slice(0, 64) : timing)}.` };
     if (typeof capture !== 'string' || capture.trim() === '') return { ok: false, status: 400, error: 'The mock\'s "capture" must be the capture as text (JSONL or HAR, as the page exports it).' };
     const imported = importCapture(capture, { allowPartial: false });
     if (!imported.ok) return { ok: false, status: 400, error: `The capture for mock "${name}" could not be read: ${imported.error.where ? `${imported.error.where}: ` : ''}${imported.error.message}` };
     const book = buildMockBook(imported.exchanges);
     if (book.calls.length === 0) return { ok: false, status: 400, error: `Nothing to serve as mock "${name}": the capture holds no JSON-RPC requests.` };
-    const hosted: Hosted = { name, source: typeof source === 'string' && source ? source.slice(0, 200) : name, startedAt: Date.now(), matcher: new MockMatcher(book), answered: 0 };
+    const hosted: Hosted = { name, source: typeof source === 'string' && source ? source.slice(0, 200) : name, timing: timing ?? DEFAULT_MOCK_TIMING, startedAt: Date.now(), matcher: new MockMatcher(book), answered: 0 };
     this.#mocks.set(name, hosted);
     return { ok: true, view: this.#view(hosted) };
   }
@@ -126,7 +147,7 @@ export class MockHost {
     if (outcome.kind === 'accepted') return new Response(null, { status: 202 });
     if (outcome.kind === 'mismatch') return jsonRpcError(200, outcome.id, outcome.error.code, outcome.error.message, outcome.error.data);
     m.answered++;
-    return answerResponse(outcome);
+    return answerResponse(outcome, m.timing);
   }
 
   close(): void {
@@ -135,7 +156,7 @@ export class MockHost {
 
   #view(m: Hosted): MockView {
     return {
-      name: m.name, targetId: `${MOCK_TARGET_PREFIX}${m.name}`, source: m.source, startedAt: m.startedAt,
+      name: m.name, targetId: `${MOCK_TARGET_PREFIX}${m.name}`, source: m.source, timing: m.timing, startedAt: m.startedAt,
       summary: summarize(m.matcher, m.source, m.answered),
       mismatches: m.matcher.mismatchDetails.map((d) => ({ message: d.message, reason: d.reason, closest: d.closest ?? null, diff: d.diff ?? null })),
     };

@@ -21,7 +21,7 @@ import { STDIO_PAGE_PATH, STDIO_TARGET_PREFIX } from './stdio-attach.js';
 //                        acknowledged (`?after=<drain>`: the batch after that one's)
 //   POST backlog/ack     { drain, ids } says the page stored them; then they are removed
 //   GET  mocks           the mocks served ("Serve as mock"), each with its summary and mismatches
-//   POST mocks           { name, capture, source } serves a capture (JSONL/HAR text) as target mock-<name>
+//   POST mocks           { name, capture, source, timing } serves a capture (JSONL/HAR text) as target mock-<name>
 //   DELETE mocks/<name>  stops serving it (mocks-api.ts)
 //   *    forward/<id>    forwards to a "via relay" target and streams the answer back
 

@@ -4,12 +4,23 @@
 // bad edit is refused with what and where), one as recorded. External clients reach them at
 // their relay URLs with the relay token (the SDK client, and Node fetch), the Console lists
 // and calls them, their traffic is captured, and the sheet shows each mock's summary and
-// mismatches with the closest recorded request and the diff.
+// mismatches with the closest recorded request and the diff. The edited mock is served with
+// timing "fast", the other as recorded (the default): a streamed answer (slow_report, its
+// progress events spaced by the demo) comes spaced as recorded from one, at once from the
+// other.
 import type { Page } from '@playwright/test';
 import { downloadText, expect, test, toolsCall, type InspectorPage, type RelayUnderTest } from './fixtures.ts';
+import { timedStream } from '../support/stream-timing.ts';
 
 const WIZARD_DONE = 'Created workspace "Relay Labs" on the team plan.';
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' };
+
+/** slow_report with ten progress steps, as an external client sends it (a progressToken). */
+const slowReport = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow_report', arguments: { steps: 10 }, _meta: { progressToken: `p${id}`, 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e-mock', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+
+/** Calls slow_report at `url` as an external client: its events, each with when it arrived
+ *  (ms after the request was sent). */
+const callSlowReport = (url: string, id: number) => timedStream(url, slowReport(id), { ...mcpHeaders, 'mcp-method': 'tools/call', 'mcp-name': 'slow_report' });
 
 async function sessionOnScreen(page: Page): Promise<string> {
   return page.getByTestId('session-picker').inputValue();
@@ -26,6 +37,9 @@ async function recordDemoSession(page: Page, inspector: InspectorPage, relay: Re
   expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, text: WIZARD_DONE });
   const session = await sessionOnScreen(page);
   await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('setup_wizard')).length, { timeout: 30_000 }).toBe(4);
+  // A streamed answer: slow_report's progress events, spaced by the demo, through the relay.
+  expect((await callSlowReport(relay.url('demo'), 90)).messages).toHaveLength(12);
+  await expect.poll(async () => (await inspector.sessionExchanges(session)).filter((r) => r.source === 'relay' && r.state === 'complete' && r.request.body?.includes('slow_report')).length, { timeout: 30_000 }).toBe(1);
   await page.getByTestId('toggle-console').click();
   return session;
 }
@@ -62,16 +76,38 @@ test('a demo session served as mocks (one with round 2 edited into an error) ans
   expect(saved.name).toMatch(/-edited\.jsonl$/);
   expect(saved.text).toContain('Plans are unavailable right now');
 
-  // Served with the edit as mock-wizard-err, then as recorded (edit undone) as mock-wizard.
+  // Served with the edit as mock-wizard-err answering at once, then as recorded (edit
+  // undone, the timing back to its default) as mock-wizard.
+  await expect(page.getByTestId('mock-timing')).toHaveValue('recorded');
   await page.getByTestId('mock-name').fill('wizard-err');
+  await page.getByTestId('mock-timing').selectOption('fast');
   await page.getByTestId('mock-serve').click();
-  await expect(sheet.locator('[data-testid="served-mock"][data-name="wizard-err"]')).toBeVisible();
+  const servedErr = sheet.locator('[data-testid="served-mock"][data-name="wizard-err"]');
+  await expect(servedErr).toBeVisible();
+  await expect(servedErr.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'fast');
   await page.getByTestId('mock-edit-undo').click();
   await expect(page.getByTestId('mock-edit-count')).toHaveText('0 edited');
   await page.getByTestId('mock-name').fill('wizard');
+  await page.getByTestId('mock-timing').selectOption('recorded');
   await page.getByTestId('mock-serve').click();
   const served = sheet.locator('[data-testid="served-mock"][data-name="wizard"]');
   await expect(served).toBeVisible();
+  await expect(served.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'recorded');
+
+  // The streamed answer: from mock-wizard each event no earlier after the request than 80%
+  // of its recorded time (the last one's is the stream's), from mock-wizard-err first to
+  // last event in less than the recorded span between them.
+  const stream = (await inspector.sessionExchanges(session)).find((r) => r.request.body?.includes('slow_report'))!;
+  const recordedAt = stream.response!.events!.map((e) => e.t - stream.startedAt);
+  const recordedSpan = recordedAt.at(-1)! - recordedAt[0];
+  expect(recordedSpan).toBeGreaterThanOrEqual(300);
+  const asRecorded = await callSlowReport(relay.url('mock-wizard') + '/mcp', 91);
+  const atOnce = await callSlowReport(relay.url('mock-wizard-err') + '/mcp', 92);
+  const fastSpan = atOnce.times.at(-1)! - atOnce.times[0];
+  console.log(`slow_report: recorded last event at ${recordedAt.at(-1)} ms (span ${recordedSpan} ms); mock as recorded: ${asRecorded.times.at(-1)!.toFixed(0)} ms; mock fast: span ${fastSpan.toFixed(0)} ms`);
+  expect([asRecorded.messages.length, atOnce.messages.length]).toEqual([12, 12]);
+  asRecorded.times.forEach((t, i) => expect(t, `event ${i}`).toBeGreaterThanOrEqual(0.8 * recordedAt[i]));
+  expect(fastSpan).toBeLessThan(recordedSpan);
   // A second mock of the same name is refused with a clear message.
   await page.getByTestId('mock-serve').click();
   await expect(page.getByTestId('mock-error')).toHaveText('✖ A mock named "wizard" is already served (target mock-wizard). Stop serving it first, or pick another name.');

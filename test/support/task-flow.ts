@@ -42,8 +42,12 @@ export interface TaskRun {
   outcome: unknown;
 }
 
+/** How the flow's client answers the scope form: accept (the report is written, after a
+ *  sampling request) or decline (the demo ends the task with an error result). */
+export type ScopeAnswer = 'accept' | 'decline';
+
 /** Runs research_report as a task against `url` to its end. */
-export async function taskFlow(url: string): Promise<TaskRun> {
+export async function taskFlow(url: string, scope: ScopeAnswer = 'accept'): Promise<TaskRun> {
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: 'auto' }, capabilities: CAPABILITIES });
   const asked: TaskRun['asked'] = [];
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -55,7 +59,7 @@ export async function taskFlow(url: string): Promise<TaskRun> {
       v2RequestFraming: { protocolVersion: VERSION, clientInfo: CLIENT_INFO, clientCapabilities: CAPABILITIES },
       onInputRequest: async (request, ctx) => {
         asked.push({ key: ctx.inputId ?? '(no key)', kind: request.kind });
-        if (request.kind === 'elicitation') return { action: 'accept', content: { topic: 'tides', depth: 'brief' } } as never;
+        if (request.kind === 'elicitation') return (scope === 'accept' ? { action: 'accept', content: { topic: 'tides', depth: 'brief' } } : { action: 'decline' }) as never;
         if (request.kind === 'sampling') return { role: 'assistant', content: { type: 'text', text: 'Tides rise and fall twice a day.' }, model: 'proof-model', stopReason: 'endTurn' } as never;
         return { roots: [] } as never;
       },

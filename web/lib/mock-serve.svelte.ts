@@ -1,10 +1,12 @@
 // "Serve as mock" (docs/guide.md, "Serve a capture as a mock"): the session on screen, with
 // the answers the user edited, handed to the relay as a capture (the worker exports it as
-// JSONL, edits applied, secrets removed), served as target mock-<name>; the mocks served now,
+// JSONL, edits applied, secrets removed), served as target mock-<name> with its answers as
+// late as recorded or at once (the timing, as `mock --timing`); the mocks served now,
 // each with its relay URL, summary and mismatches (re-read every MOCK_POLL_MS while the sheet
 // is open); "Stop serving"; and the edited capture saved as JSONL or HAR.
 //
 // Edits belong to one session: showing another session starts a fresh set.
+import type { MockTiming } from '../../worker/mock/http-answer.js';
 import type { Analysis } from './analysis-client.js';
 import { saveText } from './download.js';
 import type { NoticeKind } from './notices.svelte.js';
@@ -13,12 +15,16 @@ import type { Sessions } from './sessions.svelte.js';
 export const MOCKS_API = '/relay/api/mocks';
 export const MOCK_POLL_MS = 1500;
 const NONE: ReadonlyMap<string, string> = new Map();
+/** The timing a mock is served with unless the user picks another: the CLI's default (a
+ *  unit test holds the two equal). */
+export const PAGE_MOCK_TIMING: MockTiming = 'recorded';
 
 /** A mock the relay serves, as its page API lists it (server/relay/mock-host.ts). */
 export interface MockInfo {
   name: string;
   targetId: string;
   source: string;
+  timing: MockTiming;
   relayUrl: string;
   summary: { calls: number; used: number; partlyUsed: { call: string; rounds: string }[]; unused: string[]; answered: number; mismatches: string[]; warnings: string[] };
   mismatches: { message: string; reason: string; closest: string | null; diff: string | null }[];
@@ -49,6 +55,7 @@ export class MockServe {
   #open = $state(false);
   #mocks = $state.raw<MockInfo[]>([]);
   #name = $state('');
+  #timing = $state<MockTiming>(PAGE_MOCK_TIMING);
   #busy = $state(false);
   #error = $state<string | null>(null);
   #edits = $state.raw<ReadonlyMap<string, string>>(new Map());
@@ -66,6 +73,8 @@ export class MockServe {
   get isOpen(): boolean { return this.#open; }
   get mocks(): readonly MockInfo[] { return this.#mocks; }
   get name(): string { return this.#name; }
+  /** When the next mock served answers: as late as recorded, or at once. */
+  get timing(): MockTiming { return this.#timing; }
   get busy(): boolean { return this.#busy; }
   /** Why the last serve or stop failed, as the relay said it. */
   get error(): string | null { return this.#error; }
@@ -79,6 +88,7 @@ export class MockServe {
   get #stale(): boolean { return this.#editSession !== (this.#host.sessions.current?.id ?? null); }
 
   setName(name: string): void { this.#name = name; }
+  setTiming(timing: MockTiming): void { this.#timing = timing; }
   setDraft(text: string): void { this.#draft = text; this.#draftError = null; }
 
   open(): void {
@@ -147,7 +157,7 @@ export class MockServe {
     try {
       const got = await api.transfer.exportCapture(session, { format: 'jsonl', name: s.name, edits: this.#editList() });
       if (!got.ok) return void (this.#error = `The session could not be exported for the mock: ${got.error.message}`);
-      const res = await fetch(MOCKS_API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: this.#name, capture: got.value.text, source: s.name }) });
+      const res = await fetch(MOCKS_API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: this.#name, capture: got.value.text, source: s.name, timing: this.#timing }) });
       if (!res.ok) return void (this.#error = res.status === 404 ? 'No relay here: "Serve as mock" needs the inspector server (npm start or mrtr-inspector).' : await errorOf(res));
       const { mock } = (await res.json()) as { mock: MockInfo };
       this.#host.say(`Serving "${s.name}"${this.#edits.size ? ` with ${this.#edits.size} edited answer(s)` : ''} as ${mock.targetId}.`, 'success');

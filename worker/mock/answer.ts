@@ -18,6 +18,14 @@ export interface ClientSide {
   progressToken: unknown;
   /** The token this mock issues in place of the recorded one (when the round issued one). */
   freshState: string | null;
+  /** A task's answer from another recorded run of it than the one the client's taskId came
+   *  from: that run's taskId, and the client's, which the answer says instead. */
+  task?: { recorded: string; client: string };
+}
+
+/** `o` with its taskId swapped for the client's, when it is the recorded one. */
+function withTaskId(o: Record<string, unknown>, task: ClientSide['task']): Record<string, unknown> {
+  return task && o.taskId === task.recorded ? { ...o, taskId: task.client } : o;
 }
 
 function rewriteOne(value: unknown, round: RecordedRound, client: ClientSide): unknown {
@@ -29,9 +37,11 @@ function rewriteOne(value: unknown, round: RecordedRound, client: ClientSide): u
   const result = asObject(m.result);
   if (isAnswer && result && round.stateIssued !== null && result.requestState === round.stateIssued && client.freshState !== null)
     out.result = { ...result, requestState: client.freshState };
+  if (isAnswer && result && client.task) out.result = withTaskId(asObject(out.result) ?? result, client.task);
   const params = asObject(m.params);
+  if (!isAnswer && params && client.task) out.params = withTaskId(params, client.task);
   if (m.method === 'notifications/progress' && params && round.progressToken !== undefined && params.progressToken === round.progressToken && client.progressToken !== undefined)
-    out.params = { ...params, progressToken: client.progressToken };
+    out.params = { ...(asObject(out.params) ?? params), progressToken: client.progressToken };
   return out;
 }
 

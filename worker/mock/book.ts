@@ -90,6 +90,14 @@ export function requestKey(method: string, params: Record<string, unknown> | und
   return `${method}\u0000${canonicalJson(comparableParams(params, method))}`;
 }
 
+/** The actions of a request's inputResponses (accept, decline, cancel; null for an answer
+ *  without one, such as a sampling result), by key, in canonical JSON: what tells recorded
+ *  variants of one round apart when the client's answers are not byte for byte recorded. */
+export function answerActions(responses: Record<string, unknown> | null): string {
+  const keys = responses ? Object.keys(responses).sort() : [];
+  return canonicalJson(Object.fromEntries(keys.map((k) => [k, asObject(responses![k])?.action ?? null])));
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);

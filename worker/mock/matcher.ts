@@ -8,7 +8,7 @@ import { asObject, MRTR_METHODS } from '../decode/meta.js';
 import { keyScore } from '../thread/retry-match.js';
 import { canonicalJson } from '../thread/round.js';
 import { answerFor, type OutMessage } from './answer.js';
-import { requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
+import { answerActions, requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
 import { closestRequest, closestTo, describeChanges, nameOf } from './closest.js';
 import { TASK_METHODS, TaskFollower } from './tasks.js';
 
@@ -43,7 +43,6 @@ interface Chain {
 type Mismatch = Extract<MockOutcome, { kind: 'mismatch' }>;
 
 const keysOf = (o: Record<string, unknown> | null) => (o ? Object.keys(o) : []);
-const actions = (o: Record<string, unknown> | null) => canonicalJson(Object.fromEntries(keysOf(o).sort().map((k) => [k, asObject(o![k])?.action ?? null])));
 
 export class MockMatcher {
   private readonly tokens = new Map<string, { chain: Chain; call: RecordedCall; round: number }>();
@@ -76,8 +75,8 @@ export class MockMatcher {
     if (TASK_METHODS.has(method) && this.book.byTask.size > 0) {
       const d = this.tasks.decide(method, params?.taskId, responses, this.opts.strict === true);
       if (d.kind === 'fail') return this.fail(m.id, d.reason === 'unknown-task' || d.reason === 'no-task-id' ? INVALID_STATE : MOCK_MISMATCH, d.reason, d.message);
-      this.tasks.moved(d.call, d.round);
-      return this.serve(m.id, params, null, d.call, d.round, d.warning);
+      this.tasks.moved(d);
+      return this.serve(m.id, params, null, d.call, d.round, d.warning, d.taskId);
     }
     const isRetry = MRTR_METHODS.has(method) && (state !== undefined || responses !== null);
     return isRetry ? this.retry(m.id, method, params, responses, state) : this.first(m.id, method, params);
@@ -148,7 +147,7 @@ export class MockMatcher {
     }
     if (pool.length === 0) return this.fail(id, MOCK_MISMATCH, 'no-recorded-round', `the recording has no round after ${where}: its client never answered it`);
     const text = canonicalJson(responses);
-    const acts = actions(responses);
+    const acts = answerActions(responses);
     const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (this.actionsOf(n.r) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
     let pick = pool[0];
     for (const n of pool) if (score(n) > score(pick)) pick = n;
@@ -169,11 +168,12 @@ export class MockMatcher {
   }
   private actionsOf(r: RecordedRound): string {
     const t = this.textsOf(r);
-    return (t.actions ??= actions(r.responses));
+    return (t.actions ??= answerActions(r.responses));
   }
 
-  /** Serves a round; `chain` is null for a task's polls, updates and cancels (no tokens). */
-  private serve(id: unknown, params: Record<string, unknown> | undefined, chain: Chain | null, call: RecordedCall, round: number, warning?: string): MockOutcome {
+  /** Serves a round; `chain` is null for a task's polls, updates and cancels (no tokens), and
+   *  `taskId` is then the client's, which the answer carries. */
+  private serve(id: unknown, params: Record<string, unknown> | undefined, chain: Chain | null, call: RecordedCall, round: number, warning?: string, taskId?: string): MockOutcome {
     const r = call.rounds[round];
     if (r.outcome === 'no-response' && r.messages.length === 0)
       return this.fail(id, MOCK_MISMATCH, 'no-recorded-answer', `${nameOf(call, round)} got no answer in the recording (the capture ends before it, or it was cut off)`);
@@ -185,7 +185,8 @@ export class MockMatcher {
     if (chain) this.follow(chain, call, round, fresh);
     if (warning) this.warnings.push(`${nameOf(call, round)}: ${warning}`);
     const progressToken = asObject(asObject(params?._meta))?.progressToken;
-    const messages = answerFor(r, { id, progressToken, freshState: fresh });
+    const task = taskId !== undefined && call.taskId !== undefined && call.taskId !== taskId ? { recorded: call.taskId, client: taskId } : undefined;
+    const messages = answerFor(r, { id, progressToken, freshState: fresh, ...(task ? { task } : {}) });
     return warning ? { kind: 'answer', call, round, recorded: r, messages, warning } : { kind: 'answer', call, round, recorded: r, messages };
   }
 

@@ -12,9 +12,14 @@ import { buildMockBook } from '../../../worker/mock/book.js';
 import { MockMatcher } from '../../../worker/mock/matcher.js';
 import { summarize } from '../../../worker/mock/summary.js';
 import { startMockHttp } from '../../../cli/mock/http-server.js';
-import { taskFlow } from '../../support/task-flow.js';
+import { taskFlow, type TaskRun } from '../../support/task-flow.js';
 
 const stops: (() => Promise<void>)[] = [];
+
+/** The distinct taskIds a run's outcome names. */
+const taskIdsOf = (run: TaskRun) => [...new Set([...JSON.stringify(run.outcome).matchAll(/"taskId":"([^"]+)"/g)].map((m) => m[1]))];
+/** The run with its taskIds blanked: what two runs of one task are compared on. */
+const withoutTaskIds = (run: TaskRun) => JSON.parse(JSON.stringify(run).replace(/"taskId":"[^"]+"/g, '"taskId":"…"')) as TaskRun;
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
@@ -41,6 +46,33 @@ describe('mock served to the ext-tasks client', () => {
     expect(log).toEqual([]);
     const summary = summarize(matcher, 'ext-tasks', server.answered());
     expect(summary.mismatches).toEqual([]);
+  }, 60_000);
+
+  it('follows the recorded run the client\'s answer selects: a decline gets the declined run, an accept the accepted one, whichever run the create was served from', async () => {
+    const demo = await serveDemo();
+    stops.push(() => demo.close());
+    const proxy = await startRecordingProxy({ target: demo.url });
+    stops.push(() => proxy.close());
+    const accepted = await taskFlow(proxy.url, 'accept');
+    const declined = await taskFlow(proxy.url, 'decline');
+    await proxy.settled();
+    expect(declined.outcome).not.toEqual(accepted.outcome);
+    expect(declined.asked.map((a) => a.kind)).toEqual(['elicitation']);
+    const imported = importCapture(JSON.stringify(proxy.har()));
+    if (!imported.ok) throw new Error(imported.error.message);
+
+    const matcher = new MockMatcher(buildMockBook(imported.exchanges));
+    const log: string[] = [];
+    const server = await startMockHttp(matcher, { port: 0, timing: 'fast', log: (l) => void log.push(l) });
+    stops.push(() => server.close());
+    // Equal creates are served from the recorded runs in turn (the accepted run first), so
+    // each client starts on the run its answer does not select, and keeps the taskId that
+    // run gave it: the outcome is the selected run's, under the client's taskId.
+    const served = [await taskFlow(server.url, 'decline'), await taskFlow(server.url, 'accept')];
+    expect(served.map(taskIdsOf)).toEqual([[taskIdsOf(accepted)[0]], [taskIdsOf(declined)[0]]]);
+    expect(served.map(withoutTaskIds)).toEqual([withoutTaskIds(declined), withoutTaskIds(accepted)]);
+    expect(log).toEqual([]);
+    expect(summarize(matcher, 'ext-tasks', server.answered()).mismatches).toEqual([]);
   }, 60_000);
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { importCapture } from '../../../worker/capture/index.js';
 import { buildMockBook } from '../../../worker/mock/book.js';
 import { INVALID_STATE, MOCK_MISMATCH, MockMatcher, type MockOutcome } from '../../../worker/mock/matcher.js';
+import { ask, capture, reply } from '../../support/capture-builder.js';
 
 const book = () => {
   const imported = importCapture(readFileSync('test/fixtures/sdk/sdk-v2-manual.har', 'utf8'));
@@ -148,6 +149,33 @@ describe('the mock matcher, guarding its tokens and the capture\'s gaps', () => 
       return o.kind === 'answer' ? o.call.id : 'mismatch';
     });
     expect(ids).toEqual([wizard.id, 'twin', wizard.id, 'twin']);
+  });
+
+  it('chooses among an accepted, a declined and an erroring recorded run by the client\'s answers: the very answers, then the action', () => {
+    const b = capture();
+    const form = { priority: ask.form('Priority?', { level: { type: 'string' } }) };
+    const runs: [Record<string, unknown>, (c: ReturnType<typeof b.call>) => void][] = [
+      [reply.accept({ level: 'high' }), (c) => void c.complete({ content: [{ type: 'text', text: 'filed as high' }] })],
+      [reply.decline(), (c) => void c.complete({ content: [{ type: 'text', text: 'not filed' }] })],
+      [reply.accept({ level: 'urgent' }), (c) => void c.error(-32602, 'level must be low or high')],
+    ];
+    runs.forEach(([answer, end], i) => {
+      const first = b.call('tools/call', { name: 'file_ticket', arguments: {} }).inputRequired(form, `rec-${i}`);
+      end(b.retry(first, { priority: answer }));
+    });
+    const m = new MockMatcher(buildMockBook(b.build()), { newToken: counter });
+    const settle = (answer: Record<string, unknown>) => {
+      const token = only(m.handle(call(++n, 'file_ticket', {}))).result!.requestState as string;
+      return only(m.handle(call(++n, 'file_ticket', {}, { requestState: token, inputResponses: { priority: answer } })));
+    };
+    // Round 1 is served from the runs in turn (accepted, declined, erroring, accepted…):
+    // each answer below starts on another run than the one it selects.
+    expect(settle(reply.accept({ level: 'urgent' })).error).toEqual({ code: -32602, message: 'level must be low or high' });
+    expect(settle(reply.accept({ level: 'high' })).result!.content[0].text).toBe('filed as high');
+    expect(settle(reply.decline()).result!.content[0].text).toBe('not filed');
+    // An accept recorded in no run: the accepted run (same action) on which round 1 was served.
+    expect(settle(reply.accept({ level: 'low' })).result!.content[0].text).toBe('filed as high');
+    expect(m.mismatches).toEqual([]);
   });
 
   it('answers a request whose recorded answer never came with an error saying so, not silence', () => {

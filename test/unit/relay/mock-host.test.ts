@@ -7,11 +7,17 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from './relay-harness.js';
+import { STREAMED_CALL, streamedCapture, timedStream } from '../../support/stream-timing.js';
 
 const CAPTURE = readFileSync('test/fixtures/sdk/sdk-v2-manual.har', 'utf8');
+
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'a-test', version: '9' } };
 const call = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: meta } });
 const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** The recorded gap between the streamed answer's events. */
+const GAP = 200;
+const streamedCall = (progressToken: string) => JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { ...STREAMED_CALL, _meta: { ...meta, progressToken } } });
 
 let h: RelayHarness;
 afterEach(async () => {
@@ -65,6 +71,37 @@ describe('mocks served by the relay for the page', () => {
     expect(after.status).toBe(404);
     expect(after.json().error).toContain('Unknown target "mock-manual"');
     expect((await api('DELETE', 'mocks/manual')).json().error).toBe('No mock named "manual" is served (served: none).');
+  });
+
+  it('streams a mock\'s answer as recorded by default, and at once when started with timing "fast"', async () => {
+    h = await startRelay();
+    const paced = await api('POST', 'mocks', { name: 'paced', capture: streamedCapture(GAP) });
+    expect(paced.status, paced.text).toBe(201);
+    expect(paced.json<{ mock: { timing: string } }>().mock.timing).toBe('recorded');
+    expect((await api('POST', 'mocks', { name: 'fast', capture: streamedCapture(GAP), timing: 'fast' })).status).toBe(201);
+    expect((await api('GET', 'mocks')).json<{ mocks: { name: string; timing: string }[] }>().mocks.map((m) => [m.name, m.timing])).toEqual([['paced', 'recorded'], ['fast', 'fast']]);
+
+    const recorded = await timedStream(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-paced/mcp`, streamedCall('mine'), mcpHeaders);
+    const fast = await timedStream(`http://127.0.0.1:${h.port}/relay/${TOKEN}/mock-fast/mcp`, streamedCall('mine'), mcpHeaders);
+    // Three events each way, with the client's progress token; the recorded gaps are kept
+    // (no event early: bounds that only a slow machine could not meet are not asserted).
+    for (const got of [recorded, fast]) {
+      expect(got.contentType).toBe('text/event-stream');
+      expect(got.messages.map((m) => m.params?.progressToken ?? (m.id === 5 ? 'answer' : m))).toEqual(['mine', 'mine', 'answer']);
+    }
+    // Recorded GAP and 2 GAP after the first event (itself recorded at the head's time).
+    expect(recorded.times[1]).toBeGreaterThanOrEqual(0.8 * GAP);
+    expect(recorded.times[2]).toBeGreaterThanOrEqual(0.8 * 2 * GAP);
+    expect(fast.times[2] - fast.times[0]).toBeLessThan(GAP);
+  });
+
+  it('refuses a timing other than "recorded" or "fast", saying which are', async () => {
+    h = await startRelay();
+    const bad = await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(GAP), timing: 'slow' });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toBe('The mock\'s "timing" must be "recorded" or "fast" ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got "slow".');
+    expect((await api('POST', 'mocks', { name: 'slow', capture: streamedCapture(GAP), timing: 5 })).json().error).toMatch(/"timing" must be .*; got 5\.$/);
+    expect((await api('GET', 'mocks')).json<{ mocks: unknown[] }>().mocks).toEqual([]);
   });
 
   it('refuses a second mock of the same name with a clear message, and keeps the first', async () => {

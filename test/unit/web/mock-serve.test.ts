@@ -1,7 +1,8 @@
 // web/lib/mock-serve.svelte.ts: "Serve as mock" in the page, on a stub worker and a stubbed
 // fetch standing in for the relay's page API.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MOCKS_API, MockServe, mockNameFor, type MockServeHost } from '../../../web/lib/mock-serve.svelte.ts';
+import { MOCKS_API, MockServe, mockNameFor, PAGE_MOCK_TIMING, type MockServeHost } from '../../../web/lib/mock-serve.svelte.ts';
+import { DEFAULT_MOCK_TIMING } from '../../../worker/mock/http-answer.ts';
 
 type Relay = (url: string, init?: RequestInit) => Response | Promise<Response>;
 
@@ -77,13 +78,21 @@ describe('serving the session on screen as a mock', () => {
     await ms.applyEdit();
     await ms.serve();
     expect(exports).toEqual([{ session: 's1', opts: { format: 'jsonl', name: 'Demo Session.har', edits: [{ exchange: 'e2', text: '{"edited": 1}' }] } }]);
-    expect(sent.find((s) => s.method === 'POST')).toEqual({ url: MOCKS_API, method: 'POST', body: { name: 'demo-session', capture: '{"jsonl": true}\n', source: 'Demo Session.har' } });
+    expect(sent.find((s) => s.method === 'POST')).toEqual({ url: MOCKS_API, method: 'POST', body: { name: 'demo-session', capture: '{"jsonl": true}\n', source: 'Demo Session.har', timing: 'recorded' } });
     expect(ms.error).toBeNull();
     expect(ms.mocks.map((m) => m.name)).toEqual(['demo-session']);
     taken = true;
+    ms.setTiming('fast');
     await ms.serve();
+    expect(sent.filter((s) => s.method === 'POST').map((s) => (s.body as { timing: string }).timing)).toEqual(['recorded', 'fast']);
     expect(ms.error).toBe('A mock named "demo-session" is already served (target mock-demo-session). Stop serving it first, or pick another name.');
     ms.close();
+  });
+
+  it('serves with the CLI\'s default timing unless another is picked', () => {
+    expect(PAGE_MOCK_TIMING).toBe(DEFAULT_MOCK_TIMING);
+    const { ms } = setup(() => json(200, { mocks: [] }));
+    expect(ms.timing).toBe(DEFAULT_MOCK_TIMING);
   });
 
   it('drops the edits when another session is shown', async () => {
