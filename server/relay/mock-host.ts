@@ -2,7 +2,8 @@
 // the page handed over (page-api.ts, POST mocks), built into worker/mock's book and answered
 // by its matcher, reached as target `mock-<name>` (external clients at its relay URL, the
 // Console through the page's forwarder). Answers go out as `mock --timing` would: as late as
-// recorded (the default), or at once. Bounded: at most `maxMocks` at a time; the page API
+// recorded (the default), or at once; and strict or not, as `mock --strict` (a retry that
+// does not echo the mock's token, or answers a key never asked, is refused). Bounded: at most `maxMocks` at a time; the page API
 // bounds each capture's size.
 // Hazard: under recorded timing an answer's body is a stream fed by timers; a client that
 // goes away cancels it (the relay cancels its reader), and the timers then write nothing.
@@ -28,6 +29,8 @@ export interface MockView {
   /** What it was built from (the session's name). */
   source: string;
   timing: MockTiming;
+  /** Refuses a token not echoed and an answer to a key never asked (`mock --strict`). */
+  strict: boolean;
   startedAt: number;
   summary: MockSummary;
   mismatches: MockMismatchView[];
@@ -37,6 +40,7 @@ interface Hosted {
   name: string;
   source: string;
   timing: MockTiming;
+  strict: boolean;
   startedAt: number;
   matcher: MockMatcher;
   answered: number;
@@ -98,18 +102,20 @@ export class MockHost {
   }
 
   /** Builds a mock from a capture's text (JSONL or HAR) and serves it as `mock-<name>`,
-   *  its answers paced by `timing` (recorded when not given). */
-  start(name: unknown, capture: unknown, source: unknown, timing?: unknown): StartOutcome {
+   *  its answers paced by `timing` (recorded when not given), strict when `strict` is true. */
+  start(name: unknown, capture: unknown, source: unknown, opts: { timing?: unknown; strict?: unknown } = {}): StartOutcome {
+    const { timing, strict } = opts;
     if (typeof name !== 'string' || !MOCK_NAME.test(name)) return { ok: false, status: 400, error: `The mock's "name" must be 1-48 letters, digits, ".", "_" or "-" (it becomes the target mock-<name>); got ${JSON.stringify(typeof name === 'string' ? name.slice(0, 64) : name ?? null)}.` };
     if (this.#mocks.has(name)) return { ok: false, status: 409, error: `A mock named "${name}" is already served (target ${MOCK_TARGET_PREFIX}${name}). Stop serving it first, or pick another name.` };
     if (this.#mocks.size >= this.#max) return { ok: false, status: 429, error: `${this.#max} mocks are served already, the most at once; stop one first (${this.names().join(', ')}).` };
     if (timing !== undefined && !isMockTiming(timing)) return { ok: false, status: 400, error: `The mock's "timing" must be ${MOCK_TIMINGS.map((t) => `"${t}"`).join(' or ')} ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got ${JSON.stringify(typeof timing === 'string' ? timing.slice(0, 64) : timing)}.` };
+    if (strict !== undefined && typeof strict !== 'boolean') return { ok: false, status: 400, error: `The mock's "strict" must be true or false (true refuses a retry that does not echo the mock's token, or answers a key never asked; false, the default, serves it with a warning); got ${JSON.stringify(typeof strict === 'string' ? strict.slice(0, 64) : strict)}.` };
     if (typeof capture !== 'string' || capture.trim() === '') return { ok: false, status: 400, error: 'The mock\'s "capture" must be the capture as text (JSONL or HAR, as the page exports it).' };
     const imported = importCapture(capture, { allowPartial: false });
     if (!imported.ok) return { ok: false, status: 400, error: `The capture for mock "${name}" could not be read: ${imported.error.where ? `${imported.error.where}: ` : ''}${imported.error.message}` };
     const book = buildMockBook(imported.exchanges);
     if (book.calls.length === 0) return { ok: false, status: 400, error: `Nothing to serve as mock "${name}": the capture holds no JSON-RPC requests.` };
-    const hosted: Hosted = { name, source: typeof source === 'string' && source ? source.slice(0, 200) : name, timing: timing ?? DEFAULT_MOCK_TIMING, startedAt: Date.now(), matcher: new MockMatcher(book), answered: 0 };
+    const hosted: Hosted = { name, source: typeof source === 'string' && source ? source.slice(0, 200) : name, timing: timing ?? DEFAULT_MOCK_TIMING, strict: strict === true, startedAt: Date.now(), matcher: new MockMatcher(book, { strict: strict === true }), answered: 0 };
     this.#mocks.set(name, hosted);
     return { ok: true, view: this.#view(hosted) };
   }
@@ -156,7 +162,7 @@ export class MockHost {
 
   #view(m: Hosted): MockView {
     return {
-      name: m.name, targetId: `${MOCK_TARGET_PREFIX}${m.name}`, source: m.source, timing: m.timing, startedAt: m.startedAt,
+      name: m.name, targetId: `${MOCK_TARGET_PREFIX}${m.name}`, source: m.source, timing: m.timing, strict: m.strict, startedAt: m.startedAt,
       summary: summarize(m.matcher, m.source, m.answered),
       mismatches: m.matcher.mismatchDetails.map((d) => ({ message: d.message, reason: d.reason, closest: d.closest ?? null, diff: d.diff ?? null })),
     };

@@ -1,7 +1,8 @@
 // The page API's mocks (docs/guide.md, "Serve a capture as a mock"; docs/security.md):
 //   GET    mocks          { mocks: [view] }: each served mock, its relay URL, summary and mismatches
-//   POST   mocks          { name, capture, source, timing? }: serves the capture text as target
-//                          mock-<name>, answering as late as recorded or ("fast") at once
+//   POST   mocks          { name, capture, source, timing?, strict? }: serves the capture text as
+//                          target mock-<name>, answering as late as recorded or ("fast") at
+//                          once; strict refuses a token not echoed or a key never asked
 //   DELETE mocks/<name>   stops serving it
 // page-api.ts has checked the origin and the page cookie before any of these runs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,7 +11,7 @@ import { refuse } from './guards.js';
 import type { MockView } from './mock-host.js';
 import type { RelayContext } from './relay-context.js';
 
-const EXAMPLE = '{"name": "demo", "capture": "<the session exported as JSONL>", "source": "the session\'s name", "timing": "recorded"}';
+const EXAMPLE = '{"name": "demo", "capture": "<the session exported as JSONL>", "source": "the session\'s name", "timing": "recorded", "strict": false}';
 
 function withUrl(ctx: RelayContext, req: IncomingMessage, view: MockView): MockView & { relayUrl: string } {
   return { ...view, relayUrl: ctx.relayUrl(req, view.targetId) };
@@ -22,9 +23,9 @@ export async function handleMocksApi(ctx: RelayContext, req: IncomingMessage, re
   if (rest.length === 0 && method === 'POST') {
     const body = await readJson(req, res, 'The mock\'s capture', ctx.maxMockBytes, EXAMPLE);
     if (!body) return;
-    const v = body.value as { name?: unknown; capture?: unknown; source?: unknown; timing?: unknown } | null;
+    const v = body.value as { name?: unknown; capture?: unknown; source?: unknown; timing?: unknown; strict?: unknown } | null;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(res, 400, `The mock must be a JSON object: ${EXAMPLE}.`);
-    const started = ctx.mocks.start(v.name, v.capture, v.source, v.timing);
+    const started = ctx.mocks.start(v.name, v.capture, v.source, { timing: v.timing, strict: v.strict });
     if (!started.ok) return refuse(res, started.status, started.error);
     return json(res, 201, { mock: withUrl(ctx, req, started.view) });
   }
@@ -38,5 +39,5 @@ export async function handleMocksApi(ctx: RelayContext, req: IncomingMessage, re
     if (!view) return refuse(res, 404, `No mock named ${JSON.stringify(rest[0].slice(0, 64))} is served.`);
     return json(res, 200, { mock: withUrl(ctx, req, view) });
   }
-  return refuse(res, 405, 'The mocks API is: GET mocks, POST mocks {name, capture, source, timing}, GET mocks/<name>, DELETE mocks/<name>.');
+  return refuse(res, 405, 'The mocks API is: GET mocks, POST mocks {name, capture, source, timing, strict}, GET mocks/<name>, DELETE mocks/<name>.');
 }

@@ -81,10 +81,14 @@ test('a demo session served as mocks (one with round 2 edited into an error) ans
   await expect(page.getByTestId('mock-timing')).toHaveValue('recorded');
   await page.getByTestId('mock-name').fill('wizard-err');
   await page.getByTestId('mock-timing').selectOption('fast');
+  await expect(page.getByTestId('mock-strict')).not.toBeChecked();
+  await page.getByTestId('mock-strict').check();
   await page.getByTestId('mock-serve').click();
   const servedErr = sheet.locator('[data-testid="served-mock"][data-name="wizard-err"]');
   await expect(servedErr).toBeVisible();
   await expect(servedErr.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'fast');
+  await expect(servedErr.getByTestId('mock-timing-shown')).toHaveText('answers at once, strict');
+  await page.getByTestId('mock-strict').uncheck();
   await page.getByTestId('mock-edit-undo').click();
   await expect(page.getByTestId('mock-edit-count')).toHaveText('0 edited');
   await page.getByTestId('mock-name').fill('wizard');
@@ -93,6 +97,7 @@ test('a demo session served as mocks (one with round 2 edited into an error) ans
   const served = sheet.locator('[data-testid="served-mock"][data-name="wizard"]');
   await expect(served).toBeVisible();
   await expect(served.getByTestId('mock-timing-shown')).toHaveAttribute('data-timing', 'recorded');
+  await expect(served.getByTestId('mock-timing-shown')).toHaveText('answers as recorded');
 
   // The streamed answer: from mock-wizard each event no earlier after the request than 80%
   // of its recorded time (the last one's is the stream's), from mock-wizard-err first to

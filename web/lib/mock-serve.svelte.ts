@@ -1,7 +1,8 @@
 // "Serve as mock" (docs/guide.md, "Serve a capture as a mock"): the session on screen, with
 // the answers the user edited, handed to the relay as a capture (the worker exports it as
 // JSONL, edits applied, secrets removed), served as target mock-<name> with its answers as
-// late as recorded or at once (the timing, as `mock --timing`); the mocks served now,
+// late as recorded or at once (the timing, as `mock --timing`), strict or not (as
+// `mock --strict`); the mocks served now,
 // each with its relay URL, summary and mismatches (re-read every MOCK_POLL_MS while the sheet
 // is open); "Stop serving"; and the edited capture saved as JSONL or HAR.
 //
@@ -25,6 +26,7 @@ export interface MockInfo {
   targetId: string;
   source: string;
   timing: MockTiming;
+  strict: boolean;
   relayUrl: string;
   summary: { calls: number; used: number; partlyUsed: { call: string; rounds: string }[]; unused: string[]; answered: number; mismatches: string[]; warnings: string[] };
   mismatches: { message: string; reason: string; closest: string | null; diff: string | null }[];
@@ -56,6 +58,7 @@ export class MockServe {
   #mocks = $state.raw<MockInfo[]>([]);
   #name = $state('');
   #timing = $state<MockTiming>(PAGE_MOCK_TIMING);
+  #strict = $state(false);
   #busy = $state(false);
   #error = $state<string | null>(null);
   #edits = $state.raw<ReadonlyMap<string, string>>(new Map());
@@ -75,6 +78,9 @@ export class MockServe {
   get name(): string { return this.#name; }
   /** When the next mock served answers: as late as recorded, or at once. */
   get timing(): MockTiming { return this.#timing; }
+  /** Whether the next mock served refuses a retry that does not echo its token, or answers a
+   *  key never asked (otherwise it serves it and counts a warning). */
+  get strict(): boolean { return this.#strict; }
   get busy(): boolean { return this.#busy; }
   /** Why the last serve or stop failed, as the relay said it. */
   get error(): string | null { return this.#error; }
@@ -89,6 +95,7 @@ export class MockServe {
 
   setName(name: string): void { this.#name = name; }
   setTiming(timing: MockTiming): void { this.#timing = timing; }
+  setStrict(strict: boolean): void { this.#strict = strict; }
   setDraft(text: string): void { this.#draft = text; this.#draftError = null; }
 
   open(): void {
@@ -157,7 +164,7 @@ export class MockServe {
     try {
       const got = await api.transfer.exportCapture(session, { format: 'jsonl', name: s.name, edits: this.#editList() });
       if (!got.ok) return void (this.#error = `The session could not be exported for the mock: ${got.error.message}`);
-      const res = await fetch(MOCKS_API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: this.#name, capture: got.value.text, source: s.name, timing: this.#timing }) });
+      const res = await fetch(MOCKS_API, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: this.#name, capture: got.value.text, source: s.name, timing: this.#timing, strict: this.#strict }) });
       if (!res.ok) return void (this.#error = res.status === 404 ? 'No relay here: "Serve as mock" needs the inspector server (npm start or mrtr-inspector).' : await errorOf(res));
       const { mock } = (await res.json()) as { mock: MockInfo };
       this.#host.say(`Serving "${s.name}"${this.#edits.size ? ` with ${this.#edits.size} edited answer(s)` : ''} as ${mock.targetId}.`, 'success');

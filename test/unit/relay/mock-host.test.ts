@@ -104,6 +104,27 @@ describe('mocks served by the relay for the page', () => {
     expect((await api('GET', 'mocks')).json<{ mocks: unknown[] }>().mocks).toEqual([]);
   });
 
+  it('serves a retry that does not echo the token with a warning, and refuses it when started strict', async () => {
+    h = await startRelay();
+    expect((await api('POST', 'mocks', { name: 'lax', capture: CAPTURE })).json<{ mock: { strict: boolean } }>().mock.strict).toBe(false);
+    expect((await api('POST', 'mocks', { name: 'strict', capture: CAPTURE, strict: true })).json<{ mock: { strict: boolean } }>().mock.strict).toBe(true);
+    const retry = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'confirm_action', arguments: { action: 'rotate the API keys' }, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } }, _meta: meta } });
+    const read = (text: string) => JSON.parse(text.startsWith('{') ? text : /data: (.*)/.exec(text)![1]) as { id: number; result?: { resultType?: string }; error?: { code: number; data: { reason: string } } };
+    const outcome: Record<string, ReturnType<typeof read>> = {};
+    for (const name of ['lax', 'strict']) {
+      const path = `/relay/${TOKEN}/mock-${name}/mcp`;
+      expect(read((await send(h.port, { method: 'POST', path, headers: mcpHeaders, body: call(1, 'confirm_action', { action: 'rotate the API keys' }) })).text).result?.resultType).toBe('input_required');
+      outcome[name] = read((await send(h.port, { method: 'POST', path, headers: mcpHeaders, body: retry })).text);
+    }
+    expect(outcome.lax.error).toBeUndefined();
+    expect(outcome.strict.error?.data.reason).toBe('token-not-echoed');
+    const views = (await api('GET', 'mocks')).json<{ mocks: { name: string; strict: boolean; summary: { warnings: string[] }; mismatches: unknown[] }[] }>().mocks;
+    expect(views.map((m) => [m.name, m.strict, m.summary.warnings.length, m.mismatches.length])).toEqual([['lax', false, 1, 0], ['strict', true, 0, 1]]);
+    const bad = await api('POST', 'mocks', { name: 'odd', capture: CAPTURE, strict: 'yes' });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toMatch(/^The mock's "strict" must be true or false .*; got "yes"\.$/);
+  });
+
   it('refuses a second mock of the same name with a clear message, and keeps the first', async () => {
     h = await startRelay();
     expect((await api('POST', 'mocks', { name: 'twice', capture: CAPTURE })).status).toBe(201);

@@ -78,13 +78,15 @@ describe('serving the session on screen as a mock', () => {
     await ms.applyEdit();
     await ms.serve();
     expect(exports).toEqual([{ session: 's1', opts: { format: 'jsonl', name: 'Demo Session.har', edits: [{ exchange: 'e2', text: '{"edited": 1}' }] } }]);
-    expect(sent.find((s) => s.method === 'POST')).toEqual({ url: MOCKS_API, method: 'POST', body: { name: 'demo-session', capture: '{"jsonl": true}\n', source: 'Demo Session.har', timing: 'recorded' } });
+    expect(sent.find((s) => s.method === 'POST')).toEqual({ url: MOCKS_API, method: 'POST', body: { name: 'demo-session', capture: '{"jsonl": true}\n', source: 'Demo Session.har', timing: 'recorded', strict: false } });
     expect(ms.error).toBeNull();
     expect(ms.mocks.map((m) => m.name)).toEqual(['demo-session']);
     taken = true;
     ms.setTiming('fast');
+    ms.setStrict(true);
     await ms.serve();
     expect(sent.filter((s) => s.method === 'POST').map((s) => (s.body as { timing: string }).timing)).toEqual(['recorded', 'fast']);
+    expect(sent.filter((s) => s.method === 'POST').map((s) => (s.body as { strict: boolean }).strict)).toEqual([false, true]);
     expect(ms.error).toBe('A mock named "demo-session" is already served (target mock-demo-session). Stop serving it first, or pick another name.');
     ms.close();
   });
