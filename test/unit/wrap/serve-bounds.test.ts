@@ -1,31 +1,24 @@
 // `wrap --serve` against a hostile stdio server: a silent one cannot hold callers (or every
 // relay slot) forever, an answer too big to relay reaches its caller as an error, never a
 // hang, and the wrapped server never inherits the relay token.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serverEnv } from '../../../cli/wrap/start-server.js';
 import { buildCliIfStale, startNode, wrapArgv } from '../../support/wrap-process.js';
+import { serveWrapped, stopChildren, targetAttached } from '../../support/wrap-serve.js';
 import { eventually, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
 
 beforeAll(buildCliIfStale, 120_000);
 
 const HOSTILE = 'test/peers/stdio/hostile-server.mjs';
 
-function serve(h: RelayHarness, name: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--', process.execPath, HOSTILE, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MRTR_RELAY_DIR: h.dir } });
-}
+const serve = (h: RelayHarness, name: string, args: string[]): ChildProcess => serveWrapped(h, name, [process.execPath, HOSTILE, ...args]);
 // Everything the child printed on stderr so far (the wrapped server's stderr passes through).
 function stderrOf(c: ChildProcess): () => string {
   let text = '';
   c.stderr!.setEncoding('utf8');
   c.stderr!.on('data', (d: string) => (text += d));
   return () => text;
-}
-async function attached(h: RelayHarness, id: string): Promise<void> {
-  await eventually(async () => {
-    const r = await send(h.port, { path: '/relay/api/targets', headers: { origin: h.origin } });
-    return r.json<{ stdio: { id: string }[] }>().stdio.some((t) => t.id === id);
-  }, 20_000);
 }
 const call = (h: RelayHarness, target: string, id: number) =>
   send(h.port, { method: 'POST', path: `/relay/${TOKEN}/${target}/mcp`, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x' } }) });
@@ -34,10 +27,7 @@ describe('wrap --serve bounds', () => {
   let h: RelayHarness | undefined;
   const children: ChildProcess[] = [];
   afterEach(async () => {
-    for (const c of children.splice(0)) {
-      c.kill('SIGTERM');
-      if (c.exitCode === null) await new Promise((r) => c.once('close', r));
-    }
+    await stopChildren(children);
     await h?.close();
     h = undefined;
   });
@@ -49,7 +39,7 @@ describe('wrap --serve bounds', () => {
     const wrap = serve(h, 'silent', ['silent']);
     children.push(wrap);
     const said = stderrOf(wrap);
-    await attached(h, 'stdio-silent');
+    await targetAttached(h, 'stdio-silent');
     for (const id of [1, 2, 3]) void call(h, 'stdio-silent', id).catch(() => undefined);
     await eventually(() => (said().match(/^read /gm) ?? []).length === 3, 20_000);
     const extra = await call(h, 'stdio-silent', 4);
@@ -65,7 +55,7 @@ describe('wrap --serve bounds', () => {
   it('answers a call the server never answers with a JSON-RPC timeout error', async () => {
     h = await startRelay({ stdio: { timeoutMs: 1500 } });
     children.push(serve(h, 'silent', ['silent']));
-    await attached(h, 'stdio-silent');
+    await targetAttached(h, 'stdio-silent');
     const r = await call(h, 'stdio-silent', 1);
     expect(r.json()).toMatchObject({ id: 1, error: { code: -32000, message: expect.stringContaining('did not answer: no answer within 1.5 s') } });
   }, 60_000);
@@ -73,7 +63,7 @@ describe('wrap --serve bounds', () => {
   it('gives the caller an error naming the size when the server answers with a line past what the relay takes', async () => {
     h = await startRelay();
     children.push(serve(h, 'huge', ['big-answer', '20']));
-    await attached(h, 'stdio-huge');
+    await targetAttached(h, 'stdio-huge');
     const r = await call(h, 'stdio-huge', 7);
     expect(r.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: expect.stringMatching(/answer is \d+ bytes, more than the 16777216/) } });
   }, 60_000);

@@ -1,7 +1,7 @@
 // Serve mode's HTTP front answers for what only HTTP has: the one process behind it speaks
 // one era (the SDK v2's serveStdio pins the era of its first caller), and the required 2026
 // headers, which a stdio server never sees.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { analyze } from '../../../worker/analysis.js';
 import { buildCliIfStale, ECHO_SERVER } from '../../support/wrap-process.js';
+import { serveWrapped, stopChildren, targetAttached } from '../../support/wrap-serve.js';
 import { eventually, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
 
 beforeAll(buildCliIfStale, 120_000);
@@ -19,16 +20,7 @@ beforeAll(buildCliIfStale, 120_000);
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const MODERN = '2026-07-28';
 
-function serve(h: RelayHarness, name: string, server: string[]): ChildProcess {
-  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--', ...server], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MRTR_RELAY_DIR: h.dir } });
-}
 
-async function attached(h: RelayHarness, id: string): Promise<void> {
-  await eventually(async () => {
-    const r = await send(h.port, { path: '/relay/api/targets', headers: { origin: h.origin } });
-    return r.json<{ stdio: { id: string }[] }>().stdio.some((t) => t.id === id);
-  }, 20_000);
-}
 
 const post = (h: RelayHarness, path: string, body: unknown, headers: Record<string, string> = {}) =>
   send(h.port, { method: 'POST', path, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
@@ -46,18 +38,15 @@ describe('wrap --serve: one process, one era; headers checked at the front', () 
   let h: RelayHarness | undefined;
   const children: ChildProcess[] = [];
   afterEach(async () => {
-    for (const c of children.splice(0)) {
-      c.kill('SIGTERM');
-      if (c.exitCode === null) await new Promise((r) => c.once('close', r));
-    }
+    await stopChildren(children);
     await h?.close();
     h = undefined;
   });
 
   it('tells an SDK 1.32 client refused by the SDK v2 server after a 2026-07-28 caller which era the process speaks and how to restart it, with HTTP 400', async () => {
     h = await startRelay();
-    children.push(serve(h, 'demo', [process.execPath, TSX, 'test/peers/stdio/demo-stdio-server.ts']));
-    await attached(h, 'stdio-demo');
+    children.push(serveWrapped(h, 'demo', [process.execPath, TSX, 'test/peers/stdio/demo-stdio-server.ts']));
+    await targetAttached(h, 'stdio-demo');
     const url = new URL(h.relayUrl('stdio-demo'));
     // The 2026-07-28 caller first (as the Console is): the SDK v2 client.
     const modern = new Client({ name: 'modern', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -79,8 +68,8 @@ describe('wrap --serve: one process, one era; headers checked at the front', () 
 
   it('refuses a 2026-07-28 request missing Mcp-Name or with a mismatched Mcp-Method itself (400, -32020) without passing it on, so lint blames the client, not the stdio server', async () => {
     h = await startRelay();
-    children.push(serve(h, 'echo', [process.execPath, ECHO_SERVER]));
-    await attached(h, 'stdio-echo');
+    children.push(serveWrapped(h, 'echo', [process.execPath, ECHO_SERVER]));
+    await targetAttached(h, 'stdio-echo');
     const path = `/relay/${TOKEN}/stdio-echo`;
     const missing = await post(h, path, modernCall(1, 'greet'), modernHeaders(undefined));
     expect(missing.status).toBe(400);
@@ -104,8 +93,8 @@ describe('wrap --serve: one process, one era; headers checked at the front', () 
 
   it('refuses a tasks/get, tasks/update or tasks/cancel whose Mcp-Name is missing or is not its params.taskId (400, -32020, TASK-006), passes the right one on, and lint blames the client alone', async () => {
     h = await startRelay();
-    children.push(serve(h, 'echo', [process.execPath, ECHO_SERVER]));
-    await attached(h, 'stdio-echo');
+    children.push(serveWrapped(h, 'echo', [process.execPath, ECHO_SERVER]));
+    await targetAttached(h, 'stdio-echo');
     const path = `/relay/${TOKEN}/stdio-echo`;
     const meta = modernCall(0, 'x').params._meta;
     const task = (id: number, method: string, taskId: string) => ({ jsonrpc: '2.0', id, method, params: { taskId, _meta: meta } });

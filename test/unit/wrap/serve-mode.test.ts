@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildCliIfStale, ECHO_SERVER } from '../../support/wrap-process.js';
-import { eventually, parseJsonl, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
+import { serveWrapped, stopChildren, targetAttached } from '../../support/wrap-serve.js';
+import { parseJsonl, send, startRelay, TOKEN, type RelayHarness } from '../relay/relay-harness.js';
 import { readFile } from 'node:fs/promises';
 
 beforeAll(buildCliIfStale, 120_000);
@@ -12,16 +13,7 @@ beforeAll(buildCliIfStale, 120_000);
 const TSX = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const PEER = fileURLToPath(new URL('../../peers/relay-client.ts', import.meta.url));
 
-function serve(h: RelayHarness, name: string, server: string[]): ChildProcess {
-  return spawn(process.execPath, ['cli/bin.js', 'wrap', '--serve', '--name', name, '--inspector', h.origin, '--', ...server], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MRTR_RELAY_DIR: h.dir } });
-}
 
-async function attached(h: RelayHarness, id: string): Promise<void> {
-  await eventually(async () => {
-    const r = await send(h.port, { path: '/relay/api/targets', headers: { origin: h.origin } });
-    return r.json<{ stdio: { id: string }[] }>().stdio.some((t) => t.id === id);
-  }, 20_000);
-}
 
 const post = (h: RelayHarness, path: string, body: unknown, headers: Record<string, string> = {}) =>
   send(h.port, { method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -30,18 +22,15 @@ describe('wrap --serve', () => {
   let h: RelayHarness | undefined;
   const children: ChildProcess[] = [];
   afterEach(async () => {
-    for (const c of children.splice(0)) {
-      c.kill('SIGTERM');
-      if (c.exitCode === null) await new Promise((r) => c.once('close', r));
-    }
+    await stopChildren(children);
     await h?.close();
     h = undefined;
   });
 
   it('makes the SDK v2 demo server over stdio a relay target that an SDK client drives through all rounds of the wizard, recorded by the relay', async () => {
     h = await startRelay();
-    children.push(serve(h, 'demo', [process.execPath, TSX, 'test/peers/stdio/demo-stdio-server.ts']));
-    await attached(h, 'stdio-demo');
+    children.push(serveWrapped(h, 'demo', [process.execPath, TSX, 'test/peers/stdio/demo-stdio-server.ts']));
+    await targetAttached(h, 'stdio-demo');
     const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
       const c = spawn(process.execPath, [TSX, PEER, h!.relayUrl('stdio-demo')], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
@@ -61,8 +50,8 @@ describe('wrap --serve', () => {
 
   it('answers each caller with its own id when two callers use the same one, on the page\'s same-origin endpoint', async () => {
     h = await startRelay();
-    children.push(serve(h, 'echo', [process.execPath, ECHO_SERVER]));
-    await attached(h, 'stdio-echo');
+    children.push(serveWrapped(h, 'echo', [process.execPath, ECHO_SERVER]));
+    await targetAttached(h, 'stdio-echo');
     const msg = (tag: string) => ({ jsonrpc: '2.0', id: 1, method: 'test/split', params: { tag } });
     const [a, b] = await Promise.all([
       post(h, '/relay/stdio/echo', msg('a'), { origin: h.origin }),
