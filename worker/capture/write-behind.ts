@@ -26,7 +26,11 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { storageErrorInfo, supersedes, type CaptureStore, type ReservedCopy, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
 import { newIdCount, planCopies } from '../storage/merge-plan.js';
+import { IdClaims } from './id-claims.js';
 import { SeqBlocks } from './seq-blocks.js';
+import { bySession, outcome, type Outcome, type Taken } from './take-outcome.js';
+
+export type { Taken } from './take-outcome.js';
 
 export interface WriteBehindDeps {
   store: Pick<CaptureStore, 'currentSession' | 'reserveSeqs' | 'lookupExchanges' | 'writeReserved' | 'mergeExchanges'>;
@@ -45,42 +49,9 @@ export interface WriteBehindDeps {
   quiet?(): Promise<void>;
 }
 
-/** Copies written per transaction: a live take waits for at most one chunk in flight, and
+/** Copies written per transaction: a backlog batch's lookup waits for at most one chunk in flight, and
  *  larger ones were measured to make it wait longer without storing a backlog faster. */
 const WRITE_CHUNK = 200;
-
-/** Copies grouped by the session they were numbered into. */
-function bySession(items: readonly ReservedCopy[]): Map<string, ReservedCopy[]> {
-  const out = new Map<string, ReservedCopy[]>();
-  for (const i of items) {
-    const list = out.get(i.copy.session);
-    if (list) list.push(i);
-    else out.set(i.copy.session, [i]);
-  }
-  return out;
-}
-
-/** One batch taken: laid once numbered, written later. */
-export interface Taken {
-  /** Resolves once the batch is laid (or refused). */
-  laid: Promise<void>;
-  /** Resolves true once every copy of the batch is committed; false when any was refused. */
-  written: Promise<boolean>;
-}
-
-/** What one take's `written` resolves to: counted down as its copies are written. */
-interface Outcome {
-  left: number;
-  ok: boolean;
-  resolve: (ok: boolean) => void;
-  promise: Promise<boolean>;
-}
-
-function outcome(left: number): Outcome {
-  let resolve: (ok: boolean) => void = () => undefined;
-  const promise = new Promise<boolean>((r) => { resolve = r; });
-  return { left, ok: true, resolve, promise };
-}
 
 /** A copy waiting to be written, with the takes waiting for it (a later copy of the same id
  *  replaces an earlier one still queued, and answers for both). */
@@ -103,7 +74,7 @@ export class WriteBehind {
   #chain: Promise<unknown> = Promise.resolve();
   #liveChain: Promise<unknown> = Promise.resolve();
   /** Ids being numbered, with the take numbering them (the other lane waits for it). */
-  readonly #numbering = new Map<string, Promise<unknown>>();
+  readonly #numbering = new IdClaims();
   readonly #seqs: SeqBlocks;
   #writing: Promise<void> | null = null;
   #stopped = false;
@@ -151,22 +122,6 @@ export class WriteBehind {
     this.#queue.clear();
   }
 
-  // Registers the take's ids as being numbered, after the takes of the other lane that hold
-  // any of them (a take only waits for takes that started before it: no cycle).
-  async #claim(ids: readonly string[], mine: Promise<unknown>): Promise<void> {
-    const before = new Set<Promise<unknown>>();
-    for (const id of ids) {
-      const other = this.#numbering.get(id);
-      if (other && other !== mine) before.add(other);
-      this.#numbering.set(id, mine);
-    }
-    await Promise.all(before);
-  }
-
-  #unclaim(ids: readonly string[], mine: Promise<unknown>): void {
-    for (const id of ids) if (this.#numbering.get(id) === mine) this.#numbering.delete(id);
-  }
-
   // Resolves once laid, to the promise of the batch's writes (wrapped: a promise would flatten).
   async #takeNow(records: readonly ExchangeRecord[], backlog: boolean): Promise<{ written: Promise<boolean> }> {
     if (this.#stopped || records.length === 0) return { written: Promise.resolve(!this.#stopped) };
@@ -174,10 +129,10 @@ export class WriteBehind {
     const mine = new Promise<void>((r) => { done = r; });
     const ids = records.map((r) => r.id);
     try {
-      await this.#claim(ids, mine);
+      await this.#numbering.claim(ids, mine);
       return await this.#number(records, backlog);
     } finally {
-      this.#unclaim(ids, mine);
+      this.#numbering.release(ids, mine);
       done();
     }
   }
