@@ -77,6 +77,9 @@ export interface RelayFeedDeps {
   collided: (session: string, ids: string[]) => void;
   /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
   quiet?: () => Promise<void>;
+  /** The copies of a session the worker holds, when it holds it: a pushed record is numbered
+   *  against them, without asking storage (capture/write-behind.ts). */
+  known?: (session: string) => ((id: string) => StoredExchange | undefined) | null;
   /** A drain is being read: its records are listed first, checked once it is read. */
   reading?: () => () => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
@@ -118,7 +121,7 @@ export class RelayFeed {
     this.#deps = deps;
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#behind = new WriteBehind({
-      store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
+      store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet, known: deps.known,
       // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
         deps.stored(records);

@@ -1,6 +1,6 @@
 // Relay records are shown first and written next. Each batch taken is numbered into the
-// capture session in one small transaction (storage/reserve.ts), handed to the owner to be
-// laid into its session (whole: there are no bodies in storage to read back yet), and
+// capture session from numbers reserved ahead (capture/seq-blocks.ts), handed to the owner to
+// be laid into its session (whole: there are no bodies in storage to read back yet), and
 // written afterwards, a chunk per transaction. A backlog batch waits until the drain is read
 // (`hold`) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
 // in the time its analysis takes, not its storage's. A pushed record is written at once,
@@ -10,17 +10,33 @@
 // is lost meanwhile: the relay keeps a drained record until the page acknowledges it, and
 // the feed acknowledges only what `take(…).written` said committed.
 //
-// Race, written down: takes are numbered one at a time, in the order they come, and a copy
-// of an id laid but not yet written is compared in memory (`supersedes`) and keeps its
+// Two lanes: a backlog batch looks its ids up in storage (a read, which queues behind the
+// chunk being written); a pushed (live) batch never touches storage before it is laid: its
+// ids are looked up in memory (the copies laid and not yet written, then the session the
+// owner holds, `known`), so it is listed while a backlog is being stored.
+//
+// Race, written down: takes of one lane are numbered one at a time, in the order they come;
+// a take holding an id that a take of the other lane is numbering waits for that one; and a
+// copy of an id laid but not yet written is compared in memory (`supersedes`) and keeps its
 // number, so the same id is never numbered twice by this worker. Another writer (a second
-// tab draining the same backlog) may number it too: the first write wins, and the loser's
-// copy is merged into what won (keeping that number) and reported as collided, so its
-// owner reloads the session from storage. Later copies of a collided id are merged too.
+// tab draining the same backlog, or hearing the same push) may number it too: the first
+// write wins, and the loser's copy is merged into what won (keeping that number) and
+// reported as collided, so its owner reloads the session from storage. Later copies of a
+// collided id are merged too.
 import type { ExchangeRecord } from '../protocol.js';
 import { storageErrorInfo, supersedes, type CaptureStore, type ReservedCopy, type StorageErrorInfo, type StoredExchange } from '../storage/index.js';
+import { newIdCount, planCopies } from '../storage/merge-plan.js';
+import { IdClaims } from './id-claims.js';
+import { SeqBlocks } from './seq-blocks.js';
+import { bySession, outcome, type Outcome, type Taken } from './take-outcome.js';
+
+export type { Taken } from './take-outcome.js';
 
 export interface WriteBehindDeps {
-  store: Pick<CaptureStore, 'currentSession' | 'reserveExchanges' | 'writeReserved' | 'mergeExchanges'>;
+  store: Pick<CaptureStore, 'currentSession' | 'reserveSeqs' | 'lookupExchanges' | 'writeReserved' | 'mergeExchanges'>;
+  /** The copies of `session` the owner holds, when it holds that session (else null: storage
+   *  is asked). A live take looks its ids up here instead of in storage. */
+  known?(session: string): ((id: string) => StoredExchange | undefined) | null;
   /** Numbered copies, not yet written: lay them in, whole. */
   laid(records: StoredExchange[]): void;
   /** Copies now committed (the objects `laid` had, or the stored copies after a collision). */
@@ -33,42 +49,9 @@ export interface WriteBehindDeps {
   quiet?(): Promise<void>;
 }
 
-/** Copies written per transaction: a live take waits for at most one chunk in flight, and
+/** Copies written per transaction: a backlog batch's lookup waits for at most one chunk in flight, and
  *  larger ones were measured to make it wait longer without storing a backlog faster. */
 const WRITE_CHUNK = 200;
-
-/** Copies grouped by the session they were numbered into. */
-function bySession(items: readonly ReservedCopy[]): Map<string, ReservedCopy[]> {
-  const out = new Map<string, ReservedCopy[]>();
-  for (const i of items) {
-    const list = out.get(i.copy.session);
-    if (list) list.push(i);
-    else out.set(i.copy.session, [i]);
-  }
-  return out;
-}
-
-/** One batch taken: laid once numbered, written later. */
-export interface Taken {
-  /** Resolves once the batch is laid (or refused). */
-  laid: Promise<void>;
-  /** Resolves true once every copy of the batch is committed; false when any was refused. */
-  written: Promise<boolean>;
-}
-
-/** What one take's `written` resolves to: counted down as its copies are written. */
-interface Outcome {
-  left: number;
-  ok: boolean;
-  resolve: (ok: boolean) => void;
-  promise: Promise<boolean>;
-}
-
-function outcome(left: number): Outcome {
-  let resolve: (ok: boolean) => void = () => undefined;
-  const promise = new Promise<boolean>((r) => { resolve = r; });
-  return { left, ok: true, resolve, promise };
-}
 
 /** A copy waiting to be written, with the takes waiting for it (a later copy of the same id
  *  replaces an earlier one still queued, and answers for both). */
@@ -87,38 +70,46 @@ export class WriteBehind {
   readonly #queue = new Map<string, Queued>();
   /** Ids another writer stored first: their later copies are merged, never put. */
   readonly #foreign = new Set<string>();
+  /** The lanes: backlog takes, and pushed (live) takes, each numbered one at a time. */
   #chain: Promise<unknown> = Promise.resolve();
+  #liveChain: Promise<unknown> = Promise.resolve();
+  /** Ids being numbered, with the take numbering them (the other lane waits for it). */
+  readonly #numbering = new IdClaims();
+  readonly #seqs: SeqBlocks;
   #writing: Promise<void> | null = null;
   #stopped = false;
   #holds = 0;
-  /** Takes not laid yet: a chunk waits for them (a live exchange is not queued behind a backlog). */
+  /** Takes not laid yet: a chunk waits for them (a read of storage would queue behind it). */
   #waiting = 0;
   #release: (() => void) | null = null;
 
   constructor(deps: WriteBehindDeps) {
     this.#deps = deps;
+    this.#seqs = new SeqBlocks(deps.store);
   }
 
   /**
-   * Takes a batch: numbered after every batch taken before it, then laid, then written.
-   * `backlog`: from a drain (its writes wait for `hold` and `quiet`); else written at once.
+   * Takes a batch: numbered after every batch of its lane taken before it, then laid, then
+   * written. `backlog`: from a drain (its writes wait for `hold` and `quiet`); else written at once.
    */
   take(records: readonly ExchangeRecord[], opts: { backlog?: boolean } = {}): Taken {
+    const backlog = opts.backlog ?? false;
     let written: Promise<boolean> = Promise.resolve(true);
     this.#waiting += 1;
-    const laid = this.#chain.then(async () => {
-      written = (await this.#takeNow(records, opts.backlog ?? false)).written;
+    const laid = (backlog ? this.#chain : this.#liveChain).then(async () => {
+      written = (await this.#takeNow(records, backlog)).written;
     }).finally(() => {
       this.#waiting -= 1;
     });
-    this.#chain = laid.catch(() => undefined);
+    if (backlog) this.#chain = laid.catch(() => undefined);
+    else this.#liveChain = laid.catch(() => undefined);
     return { laid, written: laid.then(() => written, () => false) };
   }
 
   /** Resolves once nothing is being numbered or written. */
   async idle(): Promise<void> {
     for (;;) {
-      await this.#chain;
+      await Promise.all([this.#chain, this.#liveChain]);
       if (!this.#writing) return;
       await this.#writing;
     }
@@ -134,6 +125,19 @@ export class WriteBehind {
   // Resolves once laid, to the promise of the batch's writes (wrapped: a promise would flatten).
   async #takeNow(records: readonly ExchangeRecord[], backlog: boolean): Promise<{ written: Promise<boolean> }> {
     if (this.#stopped || records.length === 0) return { written: Promise.resolve(!this.#stopped) };
+    let done: () => void = () => undefined;
+    const mine = new Promise<void>((r) => { done = r; });
+    const ids = records.map((r) => r.id);
+    try {
+      await this.#numbering.claim(ids, mine);
+      return await this.#number(records, backlog);
+    } finally {
+      this.#numbering.release(ids, mine);
+      done();
+    }
+  }
+
+  async #number(records: readonly ExchangeRecord[], backlog: boolean): Promise<{ written: Promise<boolean> }> {
     // Stable by start time: new ids are numbered in the order their clients sent them.
     const sorted = [...records].sort((a, b) => a.startedAt - b.startedAt);
     const known: ReservedCopy[] = [];
@@ -156,8 +160,12 @@ export class WriteBehind {
         // The session the service worker records into, re-read per batch so a switch of
         // session (settings) is followed as the service worker follows it.
         session = (await this.#deps.store.currentSession()).id;
-        const r = await this.#deps.store.reserveExchanges(session, rest);
-        reserved = r.copies.map((copy) => ({ copy, fresh: r.fresh.has(copy.id) }));
+        const held = backlog ? null : this.#deps.known?.(session) ?? null;
+        const olds = held ? rest.map((r) => held(r.id)) : await this.#deps.store.lookupExchanges(rest);
+        const numbers = await this.#seqs.take(session, newIdCount(olds, rest));
+        let n = 0;
+        const plan = planCopies(session, olds, rest, () => numbers[n++]!);
+        reserved = plan.written.map((copy) => ({ copy, fresh: plan.fresh.has(copy.id) }));
       } catch (err) {
         refused = true;
         this.#deps.refused(rest, session, storageErrorInfo(err));
@@ -206,7 +214,7 @@ export class WriteBehind {
   async #write(): Promise<void> {
     while (this.#queue.size > 0 && !this.#stopped) {
       // A take numbers in a transaction of its own, which would queue behind the chunks.
-      while (this.#waiting > 0) await this.#chain;
+      while (this.#waiting > 0) await Promise.all([this.#chain, this.#liveChain]);
       let chunk = this.#chunk(false);
       if (chunk.length === 0) {
         if (this.#holds > 0) await new Promise<void>((r) => { this.#release = r; });

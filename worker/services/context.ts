@@ -35,6 +35,8 @@ export interface ServiceContext {
   /** Runs `fn`, answering a storage refusal as data; anything else is a bug and throws. */
   guard: <T>(fn: () => Promise<T>) => Promise<Answer<T>>;
   modelOf: (session: string) => Promise<SessionModel>;
+  /** The session's model if it is loaded (its load finished), else undefined; never loads. */
+  loadedModel: (session: string) => SessionModel | undefined;
   builtOf: (session: string) => ReturnType<SessionModel['built']>;
   /** The analysis with every check done (findings whole: exports, the findings summary, replay). */
   checkedOf: (session: string) => ReturnType<SessionModel['built']>;
@@ -94,6 +96,12 @@ export function createContext(): ServiceContext {
     }
   }
 
+  // The loaded models, by the load that made them (a session dropped and loaded again is a new load).
+  const loaded = new WeakMap<Promise<SessionModel>, SessionModel>();
+  function loadedModel(session: string): SessionModel | undefined {
+    const m = sessions.get(session);
+    return m && loaded.get(m);
+  }
   function modelOf(session: string): Promise<SessionModel> {
     let m = sessions.get(session);
     if (!m) {
@@ -106,7 +114,8 @@ export function createContext(): ServiceContext {
         return model;
       })();
       // A failed load is not cached: the next call tries again.
-      m.catch(() => sessions.delete(session));
+      const load = m;
+      load.then((model) => loaded.set(load, model), () => sessions.delete(session));
       sessions.set(session, m);
     }
     return m;
@@ -189,5 +198,5 @@ export function createContext(): ServiceContext {
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, loadedModel, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs };
 }

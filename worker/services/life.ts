@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, analysed, reading }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -33,6 +33,10 @@ export function createLifeService({ store, keyring, owner, guard, analysed, read
             collided: (session) => owner.reload(session),
             quiet: analysed,
             reading,
+            known: (session) => {
+              const model = loadedModel(session);
+              return model ? (id) => model.records.get(id) : null;
+            },
             announce: (n) => owner.announce(n),
           });
           feed.start();

@@ -45,12 +45,19 @@ export function deleteSession(conn: Connection, id: string): Promise<void> {
 }
 
 /**
- * The session the tap records into, creating "Session 1" on first use. Done in one
+ * The session the tap records into, creating "Session 1" on first use. Created in one
  * transaction so two contexts starting at once (page and service worker) agree.
  */
 export function currentSession(conn: Connection, now = Date.now()): Promise<SessionRecord> {
   return run('choosing the capture session', async () => {
     const db = await conn.get();
+    // Nearly always there: read in one round trip and without a write lock. The relay feed
+    // asks before every batch it numbers, and in a worker busy checking a backlog each round
+    // trip waited for a turn of its event loop (three of them cost a live record 0.1–0.5 s).
+    const read = db.transaction(['sessions', 'settings']);
+    const [current, all] = await Promise.all([read.objectStore('settings').get('captureSession'), read.objectStore('sessions').getAll()]);
+    const found = current === undefined ? undefined : all.find((x) => x.id === current);
+    if (found) return found;
     const tx = db.transaction(['sessions', 'settings'], 'readwrite');
     const settings = tx.objectStore('settings');
     const sessions = tx.objectStore('sessions');

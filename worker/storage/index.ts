@@ -18,7 +18,7 @@ export { DB_NAME, DB_VERSION } from './schema.js';
 export type { SessionRecord, SettingKey, SettingsMap, StoredExchange, TargetRecord } from './schema.js';
 export type { ExchangeEnd, NewExchange, ResponseHead } from './exchanges.js';
 export type { ExchangePage, PageCursor } from './reads.js';
-export type { Reservation, ReservedCopy } from './reserve.js';
+export type { ReservedCopy, SeqBlock } from './reserve.js';
 
 /** Typed access to the capture database. Every method throws only StorageError. */
 export class CaptureStore {
@@ -38,10 +38,12 @@ export class CaptureStore {
   mergeExchanges(session: string, recs: readonly ExchangeRecord[]): Promise<StoredExchange[]> {
     return exchanges.mergeExchanges(this.#conn, session, recs);
   }
-  /** The numbering step of a merge whose copies are written later (storage/reserve.ts). */
-  reserveExchanges(session: string, recs: readonly ExchangeRecord[]): Promise<reserve.Reservation> {
-    return reserve.reserveExchanges(this.#conn, session, recs);
+  /** A block of `count` numbers of a session, reserved in a transaction over sessions alone (storage/reserve.ts). */
+  reserveSeqs(session: string, count: number, after?: number): Promise<reserve.SeqBlock> {
+    return reserve.reserveSeqs(this.#conn, session, count, after);
   }
+  /** The stored copy of each record's id (undefined for a new id), in one read transaction. */
+  lookupExchanges(recs: readonly { id: string }[]): Promise<(StoredExchange | undefined)[]> { return reserve.lookupExchanges(this.#conn, recs); }
   /** Writes reserved copies; resolves to the ids another writer stored first. */
   writeReserved(items: readonly reserve.ReservedCopy[]): Promise<string[]> { return reserve.writeReserved(this.#conn, items); }
   updateExchange(id: string, change: (rec: StoredExchange) => StoredExchange | void): Promise<StoredExchange> {

@@ -44,16 +44,22 @@ export interface MergePlan {
   session: SessionRecord;
 }
 
+/** Copies to write, and which of their ids are new. */
+export interface PlannedCopies {
+  written: StoredExchange[];
+  /** Ids the session did not hold before (each given a number by `next`). */
+  fresh: Set<string>;
+}
+
 /**
- * The merge rule, apart from any transaction: `olds[i]` is the stored copy of `records[i]`'s
- * id (undefined for a new id). New ids are numbered in the order given; a known id keeps its
- * seq and session and is written only when the incoming copy `supersedes` it; a later copy
- * in the same batch is compared with the one written earlier in it.
+ * The merge rule, apart from any transaction and any numbering: `olds[i]` is the stored copy
+ * of `records[i]`'s id (undefined for a new id). New ids are numbered by `next`, in the order
+ * given; a known id keeps its seq and session and is written only when the incoming copy
+ * `supersedes` it; a later copy in the same batch is compared with the one written earlier in it.
  */
-export function planMerge(
-  session: string, stored: SessionRecord | undefined, olds: readonly (StoredExchange | undefined)[], records: readonly ExchangeRecord[],
-): MergePlan {
-  const s = stored ? { ...stored } : { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+export function planCopies(
+  session: string, olds: readonly (StoredExchange | undefined)[], records: readonly ExchangeRecord[], next: () => number,
+): PlannedCopies {
   // The copy each id has as of this record: the stored one, or one written earlier in the batch.
   const have = new Map<string, StoredExchange | undefined>();
   const written: StoredExchange[] = [];
@@ -61,13 +67,25 @@ export function planMerge(
   records.forEach((rec, i) => {
     const old = have.has(rec.id) ? have.get(rec.id) : olds[i];
     if (old && !supersedes(rec, old)) return;
-    const next: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : s.nextSeq, session: old ? old.session : session };
-    if (!old) {
-      s.nextSeq += 1;
-      fresh.add(rec.id);
-    }
-    have.set(rec.id, next);
-    written.push(next);
+    const copy: StoredExchange = { ...rec, v: PROTOCOL_VERSION, seq: old ? old.seq : next(), session: old ? old.session : session };
+    if (!old) fresh.add(rec.id);
+    have.set(rec.id, copy);
+    written.push(copy);
   });
-  return { written, fresh, session: s };
+  return { written, fresh };
+}
+
+/** How many numbers `planCopies` will ask for: the distinct ids with no stored copy. */
+export function newIdCount(olds: readonly (StoredExchange | undefined)[], records: readonly ExchangeRecord[]): number {
+  const ids = new Set<string>();
+  records.forEach((rec, i) => { if (!olds[i]) ids.add(rec.id); });
+  return ids.size;
+}
+
+/** The merge rule numbered from the session's `nextSeq` (advanced in the answer). */
+export function planMerge(
+  session: string, stored: SessionRecord | undefined, olds: readonly (StoredExchange | undefined)[], records: readonly ExchangeRecord[],
+): MergePlan {
+  const s = stored ? { ...stored } : { id: session, name: session, createdAt: Date.now(), nextSeq: 0 };
+  return { ...planCopies(session, olds, records, () => s.nextSeq++), session: s };
 }

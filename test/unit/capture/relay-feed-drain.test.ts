@@ -47,10 +47,9 @@ function harness() {
   let nextSeq = 0;
   const store = {
     async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-    async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
-      const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
-      return { copies, fresh: new Set(copies.map((c) => c.id)) };
-    },
+    // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
+    async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
+    async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
     writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
       return new Promise((resolve) => {
         const w = { size: items.length, committed: false, afterRead: body.finished, commit: () => { w.committed = true; resolve([]); } };
@@ -124,10 +123,9 @@ describe('overlapping relay backlog drains', () => {
     let nextSeq = 0;
     const store = {
       async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-      async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
-        const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
-        return { copies, fresh: new Set(copies.map((c) => c.id)) };
-      },
+      // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
+      async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
+      async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
       writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
         return new Promise((resolve) => {
           const w = { ids: items.map((i) => i.copy.id), committed: false, commit: () => { w.committed = true; for (const id of w.ids) committed.add(id); resolve([]); } };
@@ -186,10 +184,9 @@ describe('overlapping relay backlog drains', () => {
     let nextSeq = 0;
     const store = {
       async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-      async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
-        const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
-        return { copies, fresh: new Set(copies.map((c) => c.id)) };
-      },
+      // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
+      async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
+      async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
       writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
         return new Promise((resolve, reject) => {
           const w = {

@@ -15,13 +15,16 @@ const WAIT = { timeout: 20_000 };
 const rec = (id: string, state: ExchangeRecord['state'], startedAt: number): ExchangeRecord =>
   ({ v: 1, id, seq: 99, source: 'relay', startedAt, state, request: { method: 'POST', url: 'http://t/mcp', headers: [] } });
 
-// A stand-in storage: numbering as mergeExchanges does, writes logged and, when `gate` is
-// set, held until the test lets them commit. As in IndexedDB, transactions on the exchanges
-// run one after another in the order made, and reading the session takes a round trip.
-function harness(opts: { gate?: boolean } = {}) {
+// A stand-in storage: numbers handed out a block at a time, stored copies looked up, writes
+// logged and, when `gate` is set, held until the test lets them commit. As in IndexedDB,
+// transactions on the exchanges (lookups and writes) run one after another in the order
+// made; a block of numbers is reserved over the sessions alone, so it waits for none of them.
+// `known`: the owner's copies (what was laid) stand in for the session the worker holds.
+function harness(opts: { gate?: boolean; known?: boolean } = {}) {
   const rows = new Map<string, StoredExchange>();
   let nextSeq = 0;
   const log: string[] = [];
+  const blocks: number[] = [];
   const pending: (() => void)[] = [];
   const taken: ExchangeRecord[][] = [];
   let collide = new Set<string>();
@@ -37,11 +40,16 @@ function harness(opts: { gate?: boolean } = {}) {
       await new Promise((r) => setTimeout(r, 5));
       return { id: 's', name: 'Session 1', createdAt: 0, nextSeq };
     },
-    reserveExchanges: (session, records) => inTurn(async () => {
-      log.push(`reserve ${records.map((r) => r.id).join(',')}`);
-      const plan = planMerge(session, { id: session, name: 'Session 1', createdAt: 0, nextSeq }, records.map((r) => rows.get(r.id)), records);
-      nextSeq = plan.session.nextSeq;
-      return { copies: plan.written, fresh: plan.fresh };
+    async reserveSeqs(_session, count) {
+      await new Promise((r) => setTimeout(r, 1));
+      blocks.push(count);
+      const first = nextSeq;
+      nextSeq += count;
+      return { first, end: nextSeq, restarted: false };
+    },
+    lookupExchanges: (records) => inTurn(async () => {
+      log.push(`lookup ${records.map((r) => r.id).join(',')}`);
+      return records.map((r) => rows.get(r.id));
     }),
     writeReserved: (items: readonly ReservedCopy[]) => inTurn(() => {
       log.push(`write ${items.map((i) => `${i.fresh ? 'add' : 'put'}:${i.copy.id}@${i.copy.seq}`).join(',')}`);
@@ -60,18 +68,20 @@ function harness(opts: { gate?: boolean } = {}) {
     },
   };
   const laid: StoredExchange[] = [];
+  const owned = new Map<string, StoredExchange>();
   const stored: StoredExchange[] = [];
   const refused: { ids: string[]; session: string | null }[] = [];
   const collided: string[] = [];
   const behind = new WriteBehind({
     store,
-    laid: (r) => void laid.push(...r),
+    laid: (r) => { laid.push(...r); for (const x of r) owned.set(x.id, x); },
     stored: (r) => void stored.push(...r),
     refused: (r, session) => void refused.push({ ids: r.map((x) => x.id), session }),
     collided: (_s, ids) => void collided.push(...ids),
+    ...(opts.known ? { known: () => (id: string) => owned.get(id) } : {}),
   });
   return {
-    behind, rows, log, laid, stored, refused, collided, taken,
+    behind, rows, log, blocks, laid, stored, refused, collided, taken,
     commitNext: () => pending.shift()?.(),
     pendingWrites: () => pending.length,
     setCollide: (ids: string[]) => { collide = new Set(ids); },
@@ -91,7 +101,7 @@ describe('write-behind of relay records', () => {
     // The complete copy of b replaces the pending one in memory: no second numbering.
     const second = h.take([rec('b', 'complete', 2), rec('a', 'pending', 1)], true);
     await second.laid;
-    expect(h.log.filter((l) => l.startsWith('reserve'))).toEqual(['reserve a,b']);
+    expect(h.log.filter((l) => l.startsWith('lookup'))).toEqual(['lookup a,b']);
     expect(h.laid.map((r) => `${r.id}@${r.seq}:${r.state}`)).toEqual(['a@0:complete', 'b@1:pending', 'b@1:complete']);
     // Held: nothing written yet.
     await new Promise((r) => setTimeout(r, 10));
@@ -141,7 +151,7 @@ describe('write-behind of relay records', () => {
     await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
     h.commitNext();
     expect(await second.written).toBe(true);
-    expect(h.log).toEqual(['reserve x', 'write add:x@0', 'write put:x@0']);
+    expect(h.log).toEqual(['lookup x', 'write add:x@0', 'write put:x@0']);
     expect(h.rows.get('x')!.state).toBe('complete');
   });
 
@@ -171,7 +181,7 @@ describe('write-behind of relay records', () => {
     // Numbered again by storage next time (nothing of it was written).
     h.setRefuse(false);
     expect(await h.take([rec('e', 'complete', 1)]).written).toBe(true);
-    expect(h.log.filter((l) => l.startsWith('reserve'))).toEqual(['reserve e', 'reserve e']);
+    expect(h.log.filter((l) => l.startsWith('lookup'))).toEqual(['lookup e', 'lookup e']);
   });
 
   it('numbers a live take before the next chunk of a backlog is written', async () => {
@@ -186,7 +196,7 @@ describe('write-behind of relay records', () => {
     h.commitNext();
     await live.laid;
     await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
-    const reserveLive = h.log.indexOf('reserve live');
+    const reserveLive = h.log.indexOf('lookup live');
     const writes = h.log.map((l, i) => (l.startsWith('write') ? i : -1)).filter((i) => i >= 0);
     // Numbered after the first chunk and before the second.
     expect(reserveLive).toBeGreaterThan(writes[0]!);
@@ -197,5 +207,64 @@ describe('write-behind of relay records', () => {
     }
     expect(await live.written).toBe(true);
     expect(h.rows.size).toBe(451);
+  });
+
+  it('lays a live record while a backlog chunk is still being written, numbered from the block in hand', async () => {
+    const h = harness({ gate: true, known: true });
+    const release = h.behind.hold();
+    const backlog = Array.from({ length: 450 }, (_, i) => rec(`k${i}`, 'complete', i));
+    await h.take(backlog, true).laid;
+    release();
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
+    const blocksBefore = h.blocks.length;
+    // The first chunk is in flight and stays so: the live record is listed all the same.
+    const live = h.take([rec('live', 'pending', 10_000)]);
+    await live.laid;
+    expect(h.pendingWrites()).toBe(1);
+    expect(h.rows.size).toBe(0);
+    const laidLive = h.laid.filter((r) => r.id === 'live');
+    expect(laidLive.map((r) => r.seq)).toEqual([450]);
+    // Numbered from memory: no lookup of it in storage, no block reserved for it.
+    expect(h.log.some((l) => l.includes('live'))).toBe(false);
+    expect(h.blocks.length).toBe(blocksBefore);
+    // Its later copy keeps the number, also once the first copy is written.
+    while (!h.rows.has('live')) {
+      h.commitNext();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    await h.take([rec('live', 'complete', 10_000)]).laid;
+    expect(h.laid.filter((r) => r.id === 'live').map((r) => `${r.seq}:${r.state}`)).toEqual(['450:pending', '450:complete']);
+    while (h.pendingWrites() > 0 || h.rows.get('live')!.state !== 'complete') {
+      h.commitNext();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(h.log.filter((l) => l.includes('live'))).toEqual(['write add:live@450', 'write put:live@450']);
+    expect(new Set([...h.rows.values()].map((r) => r.seq)).size).toBe(451);
+  });
+
+  it('numbers a pushed copy of an id a backlog batch is numbering once: the push waits for that batch', async () => {
+    const h = harness({ gate: true, known: true });
+    const release = h.behind.hold();
+    // A write over the exchanges in flight: the backlog batch's lookup queues behind it.
+    const first = h.take([rec('p0', 'complete', 0)]);
+    await vi.waitFor(() => expect(h.pendingWrites()).toBe(1), WAIT);
+    const batch = h.take([rec('o1', 'complete', 1), rec('o2', 'pending', 2)], true);
+    await new Promise((r) => setTimeout(r, 20));
+    // The relay pushes o2 while the backlog still numbers it.
+    const pushed = h.take([rec('o2', 'complete', 2)]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.laid.some((r) => r.id === 'o2')).toBe(false);
+    h.commitNext();
+    await Promise.all([batch.laid, pushed.laid, first.written]);
+    const o2 = h.laid.filter((r) => r.id === 'o2');
+    expect(o2.map((r) => r.state)).toEqual(['pending', 'complete']);
+    expect(new Set(o2.map((r) => r.seq)).size).toBe(1);
+    release();
+    while (h.rows.size < 3 || h.pendingWrites() > 0) {
+      h.commitNext();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    expect(h.rows.get('o2')!.state).toBe('complete');
+    expect(h.log.filter((l) => l.startsWith('write')).join(' ')).not.toMatch(/add:o2.*add:o2/);
   });
 });
