@@ -28,13 +28,14 @@
 //
 // EventSource reconnects by itself after a drop (a dev-server restart; the service worker
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
-// meanwhile went to the file, so EVERY `open` drains again, one drain at a time.
+// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time.
 //
 // Acknowledgement: the relay removes backlog records from its file only when this page
 // says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
-// named; server/relay/backlog.ts). Drains overlap: the next batch is asked for
-// (`?after=<drain>`) while the one before is stored, and each is acknowledged on its own. The ack is sent after every transaction holding the
-// drained records committed, never before (shown is not stored); a page closed in
+// named; server/relay/backlog.ts). Drains are read ahead: the next batch is asked for
+// (`?after=<drain>`) while those before wait to be stored, within a bound of bytes held
+// unwritten, and each is acknowledged on its own, in order. The ack is sent after every
+// transaction holding the drained records committed, never before (shown is not stored); a page closed in
 // between, or a storage error (quota) on any of them, acknowledges nothing, and the records
 // come again on the next drain (the next `open`), where merging makes the second copy
 // harmless. Records pushed over the stream are not acknowledged (the relay keeps no copy),
@@ -46,7 +47,20 @@ import { supersedes, type CaptureStore, type StoredExchange } from '../storage/i
 import { readBacklog, type BacklogHead } from './backlog-read.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
+import { UnwrittenBudget } from './unwritten-budget.js';
 import { WriteBehind } from './write-behind.js';
+
+/**
+ * Backlog bytes read and not yet written before the feed stops reading drains (the records
+ * are held whole until written): as for a page import (services/import-api.ts), so a 100k
+ * backlog (154 MB) is listed without waiting for storage, and a bigger one waits each time
+ * this much is held.
+ */
+export const READ_AHEAD_BYTES = 256 << 20;
+
+/** Drains read and not yet acknowledged, at most: the relay remembers its last 32 only
+ *  (server/relay/backlog.ts), and an ack for one it forgot is refused. */
+const OPEN_DRAINS = 16;
 
 /** The relay's page API (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
@@ -81,6 +95,8 @@ export interface RelayFeedDeps {
   reading?: () => () => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
+  /** The memory bound of a backlog run (READ_AHEAD_BYTES by default; a test's own). */
+  readAheadBytes?: number;
 }
 
 // The notice a tap would have posted for a record at this stage.
@@ -91,10 +107,11 @@ function noticeFor(r: StoredExchange): CaptureNotice {
   return { type, id: r.id, seq: r.seq };
 }
 
-/** One drain read: its id, whether the relay holds more, and its records' writes. */
+/** One drain read: its id, whether the relay holds more, its size, and its records' writes. */
 interface Drained {
   drain: string | null;
   more: boolean;
+  bytes: number;
   ids: string[];
   written: Promise<boolean>[];
 }
@@ -103,6 +120,7 @@ interface Drained {
 export class RelayFeed {
   readonly #deps: RelayFeedDeps;
   readonly #fetch: typeof fetch;
+  readonly #readAhead: number;
   #source: EventStream | null = null;
   /** Pushes not yet taken, the newest copy per id; filled while a take is in flight. */
   #pending = new Map<string, ExchangeRecord>();
@@ -117,6 +135,7 @@ export class RelayFeed {
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.#readAhead = deps.readAheadBytes ?? READ_AHEAD_BYTES;
     this.#behind = new WriteBehind({
       store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
       // One notice per committed write (a transaction), however many records it held.
@@ -200,37 +219,55 @@ export class RelayFeed {
     });
   }
 
-  // A big backlog comes in bounded batches: the next is read while the one before is being
-  // stored (one at most: two drains in memory), each acknowledged once its own writes
-  // committed. A drain not acknowledged (storage refused it, the relay went away) ends the
-  // run once the drain read meanwhile is stored; the next `open` drains from the start.
+  // A big backlog comes in bounded batches, read one after the other while the bytes laid in
+  // and not yet written stay under READ_AHEAD_BYTES (as a page import reads on), each
+  // acknowledged once its own writes committed and the one before it was acknowledged. The
+  // writes wait while the run reads (the list first), until it ends or the bound is first
+  // reached; from then on storage runs and the reading waits for it whenever the bound is
+  // full. A drain not acknowledged (storage refused it, the relay went away) ends the run:
+  // nothing more is read, the drains read meanwhile are still stored, and the next `open`
+  // drains from the start.
   async #drainAll(): Promise<void> {
     let after: string | null = null;
     let behind: Promise<boolean> | null = null;
+    let failed = false;
+    const budget = new UnwrittenBudget(this.#readAhead);
+    const unacked: Promise<boolean>[] = [];
+    let release: (() => void) | null = this.#behind.hold();
     try {
-      for (let first = true; !this.#stopped; first = false) {
-        const got = await this.#read(after, first);
+      while (!this.#stopped && !failed) {
+        const got = await this.#read(after);
         if (!got) return;
-        const before = behind;
-        const acked = this.#acknowledge(got, before);
+        const acked = this.#acknowledge(got, behind);
         behind = acked;
-        if (before && !(await before)) return;
+        void acked.then((ok) => { failed ||= !ok; });
         if (!got.more || !got.drain) return;
         after = got.drain;
+        // Marked failed before the budget wakes the reading (callbacks run in the order added).
+        const writes = Promise.all(got.written);
+        void writes.then((oks) => { failed ||= !oks.every(Boolean); });
+        budget.hold(got.bytes, writes);
+        unacked.push(acked);
+        // Full (memory, or drains the relay may forget): storage goes on from here, and the
+        // reading waits for it.
+        if (!budget.open || unacked.length >= OPEN_DRAINS) {
+          release?.();
+          release = null;
+        }
+        await budget.room();
+        while (unacked.length >= OPEN_DRAINS) await unacked.shift();
       }
     } finally {
+      release?.();
       await behind;
     }
   }
 
   // Reads one drain, each batch laid into the session as soon as it is numbered and written
-  // once it is listed (capture/write-behind.ts). The first drain of a run holds its writes
-  // until it is read (the list first); a later one does not: the drain before it is stored
-  // meanwhile. Null when the relay went away mid-drain.
-  async #read(after: string | null, hold: boolean): Promise<Drained | null> {
+  // once the run lets it (capture/write-behind.ts). Null when the relay went away mid-drain.
+  async #read(after: string | null): Promise<Drained | null> {
     const ids: string[] = [];
     const written: Promise<boolean>[] = [];
-    const release = hold ? this.#behind.hold() : () => undefined;
     const read = this.#deps.reading?.();
     const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
       if (!records.length) return;
@@ -246,10 +283,9 @@ export class RelayFeed {
     } catch {
       return null; // the relay went away mid-drain; its next `open` drains again
     } finally {
-      release();
       read?.();
     }
-    return head && { drain: head.drain, more: head.more, ids, written };
+    return head && { drain: head.drain, more: head.more, bytes: head.bytes, ids, written };
   }
 
   // Resolves true once every batch of the drain committed and the relay took the
