@@ -6,7 +6,7 @@
 // are: the only reading done here is the shared JSONL reader, which checks each record's
 // shape. The backlog is read as it arrives, through the same streaming reader as a page
 // import (capture/backlog-read.ts: importCaptureStream, in growing batches), laid in batch
-// by batch, and written once it is read.
+// by batch, and written once it is read (or too much of it waits unwritten).
 //
 // Race, written down: the event stream vs the backlog. The relay files a record in its
 // JSONL only while no page listens, so this feed must be counted BEFORE it drains the
@@ -30,42 +30,20 @@
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
 // meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time.
 //
-// Acknowledgement: the relay removes backlog records from its file only when this page
-// says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
-// named; server/relay/backlog.ts). Drains are read ahead: the next batch is asked for
-// (`?after=<drain>`) while those before wait to be stored, within a bound of bytes held
-// unwritten, and each is acknowledged on its own, in order. The ack is sent after every
-// transaction holding the drained records committed, never before (shown is not stored); a page closed in
-// between, or a storage error (quota) on any of them, acknowledges nothing, and the records
-// come again on the next drain (the next `open`), where merging makes the second copy
-// harmless. Records pushed over the stream are not acknowledged (the relay keeps no copy),
-// so a batch storage refuses is handed, record by record, to the page's held exchanges
-// (`exchange-unsaved` on the capture channel, web/lib/held-exchanges.svelte.ts): shown,
-// exported, and written on "Retry saving".
+// The backlog's drains, their read-ahead and their acknowledgements are capture/
+// backlog-drains.ts. Records pushed over the stream are not acknowledged (the relay keeps
+// no copy), so a batch storage refuses is handed, record by record, to the page's held
+// exchanges (`exchange-unsaved` on the capture channel, web/lib/held-exchanges.svelte.ts):
+// shown, exported, and written on "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { readBacklog, type BacklogHead } from './backlog-read.js';
+import { BacklogDrains } from './backlog-drains.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
-import { UnwrittenBudget } from './unwritten-budget.js';
 import { WriteBehind } from './write-behind.js';
 
-/**
- * Backlog bytes read and not yet written before the feed stops reading drains (the records
- * are held whole until written): as for a page import (services/import-api.ts), so a 100k
- * backlog (154 MB) is listed without waiting for storage, and a bigger one waits each time
- * this much is held.
- */
-export const READ_AHEAD_BYTES = 256 << 20;
-
-/** Drains read and not yet acknowledged, at most: the relay remembers its last 32 only
- *  (server/relay/backlog.ts), and an ack for one it forgot is refused. */
-const OPEN_DRAINS = 16;
-
-/** The relay's page API (server/relay/page-api.ts). */
+/** The relay's event stream (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
-export const RELAY_BACKLOG = '/relay/api/backlog';
-export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
 
 /** The part of an EventSource the feed uses (injectable: Node has none by default). */
 export interface EventStream {
@@ -95,7 +73,7 @@ export interface RelayFeedDeps {
   reading?: () => () => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
-  /** The memory bound of a backlog run (READ_AHEAD_BYTES by default; a test's own). */
+  /** The memory bound of a backlog run (capture/backlog-drains.ts; a test's own). */
   readAheadBytes?: number;
 }
 
@@ -107,20 +85,10 @@ function noticeFor(r: StoredExchange): CaptureNotice {
   return { type, id: r.id, seq: r.seq };
 }
 
-/** One drain read: its id, whether the relay holds more, its size, and its records' writes. */
-interface Drained {
-  drain: string | null;
-  more: boolean;
-  bytes: number;
-  ids: string[];
-  written: Promise<boolean>[];
-}
-
 /** Feeds relay captures into storage for as long as the worker lives. */
 export class RelayFeed {
   readonly #deps: RelayFeedDeps;
-  readonly #fetch: typeof fetch;
-  readonly #readAhead: number;
+  readonly #drains: BacklogDrains;
   #source: EventStream | null = null;
   /** Pushes not yet taken, the newest copy per id; filled while a take is in flight. */
   #pending = new Map<string, ExchangeRecord>();
@@ -134,8 +102,6 @@ export class RelayFeed {
 
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
-    this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
-    this.#readAhead = deps.readAheadBytes ?? READ_AHEAD_BYTES;
     this.#behind = new WriteBehind({
       store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet,
       // One notice per committed write (a transaction), however many records it held.
@@ -153,6 +119,10 @@ export class RelayFeed {
         if (session === null) deps.announce({ type: 'storage-error', id: records[0]!.id, error });
         else for (const r of records) deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       },
+    });
+    this.#drains = new BacklogDrains({
+      fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
+      reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
     });
   }
 
@@ -210,105 +180,13 @@ export class RelayFeed {
       this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
       return;
     }
-    this.#draining = this.#drainAll().finally(() => {
+    this.#draining = this.#drains.run().finally(() => {
       this.#draining = null;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
         this.#drain();
       }
     });
-  }
-
-  // A big backlog comes in bounded batches, read one after the other while the bytes laid in
-  // and not yet written stay under READ_AHEAD_BYTES (as a page import reads on), each
-  // acknowledged once its own writes committed and the one before it was acknowledged. The
-  // writes wait while the run reads (the list first), until it ends or the bound is first
-  // reached; from then on storage runs and the reading waits for it whenever the bound is
-  // full. A drain not acknowledged (storage refused it, the relay went away) ends the run:
-  // nothing more is read, the drains read meanwhile are still stored, and the next `open`
-  // drains from the start.
-  async #drainAll(): Promise<void> {
-    let after: string | null = null;
-    let behind: Promise<boolean> | null = null;
-    let failed = false;
-    const budget = new UnwrittenBudget(this.#readAhead);
-    const unacked: Promise<boolean>[] = [];
-    let release: (() => void) | null = this.#behind.hold();
-    try {
-      while (!this.#stopped && !failed) {
-        const got = await this.#read(after);
-        if (!got) return;
-        const acked = this.#acknowledge(got, behind);
-        behind = acked;
-        void acked.then((ok) => { failed ||= !ok; });
-        if (!got.more || !got.drain) return;
-        after = got.drain;
-        // Marked failed before the budget wakes the reading (callbacks run in the order added).
-        const writes = Promise.all(got.written);
-        void writes.then((oks) => { failed ||= !oks.every(Boolean); });
-        budget.hold(got.bytes, writes);
-        unacked.push(acked);
-        // Full (memory, or drains the relay may forget): storage goes on from here, and the
-        // reading waits for it.
-        if (!budget.open || unacked.length >= OPEN_DRAINS) {
-          release?.();
-          release = null;
-        }
-        await budget.room();
-        while (unacked.length >= OPEN_DRAINS) await unacked.shift();
-      }
-    } finally {
-      release?.();
-      await behind;
-    }
-  }
-
-  // Reads one drain, each batch laid into the session as soon as it is numbered and written
-  // once the run lets it (capture/write-behind.ts). Null when the relay went away mid-drain.
-  async #read(after: string | null): Promise<Drained | null> {
-    const ids: string[] = [];
-    const written: Promise<boolean>[] = [];
-    const read = this.#deps.reading?.();
-    const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
-      if (!records.length) return;
-      for (const r of records) ids.push(r.id);
-      const taken = this.#behind.take(records, { backlog: true });
-      written.push(taken.written);
-      await taken.laid;
-    };
-    const path = after === null ? RELAY_BACKLOG : `${RELAY_BACKLOG}?after=${encodeURIComponent(after)}`;
-    let head: BacklogHead | null;
-    try {
-      head = await readBacklog(this.#fetch, new URL(path, this.#deps.base).href, store);
-    } catch {
-      return null; // the relay went away mid-drain; its next `open` drains again
-    } finally {
-      read?.();
-    }
-    return head && { drain: head.drain, more: head.more, bytes: head.bytes, ids, written };
-  }
-
-  // Resolves true once every batch of the drain committed and the relay took the
-  // acknowledgement (see "Acknowledgement" above), never before the drain before it was
-  // acknowledged: a copy of an id the drain before also held, and no newer, is not written
-  // again (the earlier copy is), yet the relay drops every line of an acknowledged id up to
-  // the copy handed out, so acknowledging it while that earlier write could still fail
-  // would lose the record from both places.
-  async #acknowledge(got: Drained, before: Promise<boolean> | null): Promise<boolean> {
-    const all = (await Promise.all(got.written)).every(Boolean);
-    if (before && !(await before)) return false;
-    if (got.ids.length === 0 || !all || !got.drain) return false;
-    try {
-      const ack = await this.#fetch(new URL(RELAY_BACKLOG_ACK, this.#deps.base).href, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ drain: got.drain, ids: [...new Set(got.ids)] }),
-      });
-      return ack.ok;
-    } catch {
-      // Not acknowledged: the relay keeps the records and hands them out again.
-      return false;
-    }
   }
 
   // Pushes are taken one batch at a time: those arriving meanwhile wait in `#pending`

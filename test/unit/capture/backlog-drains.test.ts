@@ -1,4 +1,4 @@
-// The relay feed reads a backlog's drains ahead of storage (worker/capture/relay-feed.ts):
+// The relay feed reads a backlog's drains ahead of storage (worker/capture/backlog-drains.ts):
 // drain after drain while the bytes laid in and not yet written stay under its bound, the
 // writes held until the reading ends or the bound is reached; then the reading waits for
 // storage. Acknowledgements stay in order and only follow committed writes, and a refused
