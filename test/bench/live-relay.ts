@@ -14,7 +14,8 @@
 //   npx tsx test/bench/live-relay.ts        (env: LIVE_SIZES=1000,20000 LIVE_SAMPLES=50,
 //                                            LIVE_OPENS=3, LIVE_PORT=5204, CHROMIUM_PATH,
 //                                            LIVE_CPU_PROFILE=<path>: the workers' CPU profile
-//                                            of each size's first open, until listed)
+//                                            of each size's first open, until listed, or with
+//                                            LIVE_CPU_PROFILE_PHASE=storing from listed to stored)
 // Prints figures and ratios from one run; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -43,6 +44,8 @@ const SPACING_MS = 150;
 const STORING_SAMPLES = 20;
 /** Where to write the workers' CPU profiles of each size's first open (until listed); none when unset. */
 const CPU_PROFILE = process.env.LIVE_CPU_PROFILE;
+/** `listing` (default): profile from navigating until listed; `storing`: from listed until stored and acknowledged. */
+const CPU_PROFILE_PHASE = process.env.LIVE_CPU_PROFILE_PHASE ?? 'listing';
 
 interface Sample { fromSend: number; fromAnswer: number }
 export interface LiveResult { heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
@@ -159,10 +162,11 @@ async function openOnce(n: number, atRest: boolean): Promise<number> {
 async function measure(n: number): Promise<LiveResult> {
   const { page, origin, jsonl, restMs, close } = await openable(n, true);
   // The workers' heap, sampled (the analysis worker holds the session), and their CPU profile.
-  const probe = await probeWorkers(page, { profile: CPU_PROFILE !== undefined });
+  const probe = await probeWorkers(page, { profile: CPU_PROFILE !== undefined && CPU_PROFILE_PHASE === 'listing' });
   try {
     const { t0, listed } = await openOn(page, origin, n);
-    if (CPU_PROFILE) reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -185,6 +189,7 @@ async function measure(n: number): Promise<LiveResult> {
     while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
     while (!acknowledged()) await sleep(50);
     const storedMs = Date.now() - t0;
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') reportProfiles(`${CPU_PROFILE}-${n}-storing`, await probe.stopProfiles());
     // Settled: nothing more is drained (the count stays at n for a moment).
     await sleep(1000);
     have = (await counts(page)).at(-1)!.n;

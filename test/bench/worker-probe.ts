@@ -13,7 +13,9 @@ export interface CpuProfile { nodes: ProfileNode[]; startTime: number; endTime: 
 export interface WorkerProbe {
   /** The largest used JS heap seen in any worker (MB), sampled every `heapEveryMs`; null if none was. */
   heapPeakMb(): number | null;
-  /** Ends the CPU profiles (started at attach when asked for): one per worker. */
+  /** Starts the CPU profiles now, in the workers attached so far (else they start at attach when asked for). */
+  startProfiles(): Promise<void>;
+  /** Ends the CPU profiles: one per worker. */
   stopProfiles(): Promise<{ url: string; profile: CpuProfile }[]>;
   detach(): Promise<void>;
 }
@@ -44,13 +46,13 @@ export async function probeWorkers(page: Page, opts: { profile?: boolean; interv
   cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string; url: string } }) => {
     if (e.targetInfo.type !== 'worker') return;
     workers.set(e.sessionId, e.targetInfo.url);
-    if (!opts.profile) return;
-    void (async () => {
-      await send(e.sessionId, 'Profiler.enable');
-      await send(e.sessionId, 'Profiler.setSamplingInterval', { interval: opts.intervalUs ?? 500 });
-      await send(e.sessionId, 'Profiler.start');
-    })();
+    if (opts.profile) void startProfile(e.sessionId);
   });
+  const startProfile = async (sessionId: string) => {
+    await send(sessionId, 'Profiler.enable');
+    await send(sessionId, 'Profiler.setSamplingInterval', { interval: opts.intervalUs ?? 500 });
+    await send(sessionId, 'Profiler.start');
+  };
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   void (async () => {
     while (on) {
@@ -63,6 +65,9 @@ export async function probeWorkers(page: Page, opts: { profile?: boolean; interv
   })();
   return {
     heapPeakMb: () => (peak === null ? null : peak / (1 << 20)),
+    async startProfiles() {
+      await Promise.all([...workers.keys()].map(startProfile));
+    },
     async stopProfiles() {
       const out: { url: string; profile: CpuProfile }[] = [];
       for (const [sessionId, url] of [...workers]) {
