@@ -5,9 +5,10 @@ import type { ExchangeRecord } from '../../worker/protocol.js';
 import { supersedes } from '../../worker/storage/merge-plan.js';
 
 /**
- * The most a drain's batch holds by default (a single longer line still goes alone). A page
- * lists a batch before it stores it and drains the next only after acknowledging it, so a
- * batch is as big as a page holds comfortably: a 20k-exchange backlog (~31 MB) is one drain.
+ * The most a drain's batch holds by default (a single longer line still goes alone): a
+ * 20k-exchange backlog (~31 MB) is one drain. A page reads the next drains before storing
+ * this one, within its own bound of bytes held unwritten (worker/capture/backlog-drains.ts),
+ * so the size bounds one answer, not what the page holds.
  */
 export const DRAIN_BATCH_BYTES = 64 * 1024 * 1024;
 

@@ -12,7 +12,10 @@
 //      exchange count changes (a MutationObserver), the client stamps Date.now() when it
 //      sends and when the answer has arrived: same wall clock on both sides.
 //   npx tsx test/bench/live-relay.ts        (env: LIVE_SIZES=1000,20000 LIVE_SAMPLES=50,
-//                                            LIVE_OPENS=3, LIVE_PORT=5204, CHROMIUM_PATH)
+//                                            LIVE_OPENS=3, LIVE_PORT=5204, CHROMIUM_PATH,
+//                                            LIVE_CPU_PROFILE=<path>: the workers' CPU profile
+//                                            of each size's first open, until listed, or with
+//                                            LIVE_CPU_PROFILE_PHASE=storing from listed to stored)
 // Prints figures and ratios from one run; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -23,6 +26,7 @@ import type { Page } from '@playwright/test';
 import { launchBrowser, openPage, openPersistent } from './browser.ts';
 import { BENCH_RELAY_TOKEN, signIn, startInspector, stopInspector } from './inspector-serve.ts';
 import { relayBacklogFile } from './relay-backlog-file.ts';
+import { probeWorkers, reportProfiles } from './worker-probe.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 // 1M on request: LIVE_SIZES=1000,20000,100000,1000000.
@@ -38,6 +42,10 @@ const PORT = Number(process.env.LIVE_PORT ?? 5204);
 const SPACING_MS = 150;
 /** Calls made at most while the backlog is still being written (after it is listed). */
 const STORING_SAMPLES = 20;
+/** Where to write the workers' CPU profiles of each size's first open (until listed); none when unset. */
+const CPU_PROFILE = process.env.LIVE_CPU_PROFILE;
+/** `listing` (default): profile from navigating until listed; `storing`: from listed until stored and acknowledged. */
+const CPU_PROFILE_PHASE = process.env.LIVE_CPU_PROFILE_PHASE ?? 'listing';
 
 interface Sample { fromSend: number; fromAnswer: number }
 export interface LiveResult { heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
@@ -151,28 +159,14 @@ async function openOnce(n: number, atRest: boolean): Promise<number> {
   }
 }
 
-// The largest JS heap of the page's workers (the analysis worker holds the session), sampled
-// until stopped; null where Chromium does not tell a worker's heap.
-function heapSampler(page: Page): { stop(): number | null } {
-  let peak: number | null = null;
-  let on = true;
-  void (async () => {
-    while (on) {
-      for (const w of page.workers()) {
-        const used = await w.evaluate(() => (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null).catch(() => null);
-        if (used !== null) peak = Math.max(peak ?? 0, used);
-      }
-      await sleep(250);
-    }
-  })();
-  return { stop: () => { on = false; return peak === null ? null : peak / (1 << 20); } };
-}
-
 async function measure(n: number): Promise<LiveResult> {
   const { page, origin, jsonl, restMs, close } = await openable(n, true);
-  const heap = heapSampler(page);
+  // The workers' heap, sampled (the analysis worker holds the session), and their CPU profile.
+  const probe = await probeWorkers(page, { profile: CPU_PROFILE !== undefined && CPU_PROFILE_PHASE === 'listing' });
   try {
     const { t0, listed } = await openOn(page, origin, n);
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -195,6 +189,7 @@ async function measure(n: number): Promise<LiveResult> {
     while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
     while (!acknowledged()) await sleep(50);
     const storedMs = Date.now() - t0;
+    if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') reportProfiles(`${CPU_PROFILE}-${n}-storing`, await probe.stopProfiles());
     // Settled: nothing more is drained (the count stays at n for a moment).
     await sleep(1000);
     have = (await counts(page)).at(-1)!.n;
@@ -202,11 +197,11 @@ async function measure(n: number): Promise<LiveResult> {
     for (let i = 0; i < SAMPLES; i++) await sample(samples);
     const liveLong = await longTasks(page);
     return {
-      heapPeakMb: heap.stop(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
+      heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
       samples, storing, storedMs, missed, liveLongest: Math.max(0, ...liveLong),
     };
   } finally {
-    heap.stop();
+    await probe.detach();
     await close();
   }
 }

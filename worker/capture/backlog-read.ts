@@ -34,6 +34,8 @@ export const READ_SLICE_MS = 30;
 export interface BacklogHead {
   drain: string | null;
   more: boolean;
+  /** The answer's size in bytes as received (what the feed's memory bound counts). */
+  bytes: number;
 }
 
 /**
@@ -44,13 +46,13 @@ export interface BacklogHead {
 export async function readBacklog(fetchFn: typeof fetch, url: string, onBatch: (records: ExchangeRecord[]) => Promise<void> | void): Promise<BacklogHead | null> {
   const res = await fetchFn(url, { method: 'POST' });
   if (!res.ok || !res.body) return null;
-  const head: BacklogHead = { drain: res.headers.get(DRAIN_HEADER), more: res.headers.get(MORE_HEADER) === '1' };
+  const head: BacklogHead = { drain: res.headers.get(DRAIN_HEADER), more: res.headers.get(MORE_HEADER) === '1', bytes: 0 };
   // The bytes are kept for the careful reader, should the streaming one decline the text:
   // bytes live outside the JS heap, where 30 MB of kept strings would be copied by every
   // garbage collection while the drain is read.
   const bytes: Uint8Array[] = [];
   const opts = { allowPartial: true, batchSize: BACKLOG_BATCHES.first, batchGrowth: BACKLOG_BATCHES.growth, batchMax: BACKLOG_BATCHES.max };
-  const end = await importCaptureStream(sliced(decodedPieces(res.body, (b) => bytes.push(b)), READ_SLICE_MS), opts, async (b) => onBatch(b));
+  const end = await importCaptureStream(sliced(decodedPieces(res.body, (b) => { bytes.push(b); head.bytes += b.byteLength; }), READ_SLICE_MS), opts, async (b) => onBatch(b));
   // Unusual text the streaming reader declines: the whole of it through the careful reader.
   if (end.kind !== 'done') {
     const records = readJsonl(textOf(bytes)).exchanges;

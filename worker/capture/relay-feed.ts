@@ -6,7 +6,7 @@
 // are: the only reading done here is the shared JSONL reader, which checks each record's
 // shape. The backlog is read as it arrives, through the same streaming reader as a page
 // import (capture/backlog-read.ts: importCaptureStream, in growing batches), laid in batch
-// by batch, and written once it is read.
+// by batch, and written once it is read (or too much of it waits unwritten).
 //
 // Race, written down: the event stream vs the backlog. The relay files a record in its
 // JSONL only while no page listens, so this feed must be counted BEFORE it drains the
@@ -28,30 +28,22 @@
 //
 // EventSource reconnects by itself after a drop (a dev-server restart; the service worker
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
-// meanwhile went to the file, so EVERY `open` drains again, one drain at a time.
+// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time.
 //
-// Acknowledgement: the relay removes backlog records from its file only when this page
-// says it stored them (POST /relay/api/backlog/ack with the drain id the backlog answer
-// named; server/relay/backlog.ts). Drains overlap: the next batch is asked for
-// (`?after=<drain>`) while the one before is stored, and each is acknowledged on its own. The ack is sent after every transaction holding the
-// drained records committed, never before (shown is not stored); a page closed in
-// between, or a storage error (quota) on any of them, acknowledges nothing, and the records
-// come again on the next drain (the next `open`), where merging makes the second copy
-// harmless. Records pushed over the stream are not acknowledged (the relay keeps no copy),
-// so a batch storage refuses is handed, record by record, to the page's held exchanges
-// (`exchange-unsaved` on the capture channel, web/lib/held-exchanges.svelte.ts): shown,
-// exported, and written on "Retry saving".
+// The backlog's drains, their read-ahead and their acknowledgements are capture/
+// backlog-drains.ts. Records pushed over the stream are not acknowledged (the relay keeps
+// no copy), so a batch storage refuses is handed, record by record, to the page's held
+// exchanges (`exchange-unsaved` on the capture channel, web/lib/held-exchanges.svelte.ts):
+// shown, exported, and written on "Retry saving".
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import { readBacklog, type BacklogHead } from './backlog-read.js';
+import { BacklogDrains } from './backlog-drains.js';
 import { applyPush } from './relay-push.js';
 import type { CaptureNotice } from './notices.js';
 import { WriteBehind } from './write-behind.js';
 
-/** The relay's page API (server/relay/page-api.ts). */
+/** The relay's event stream (server/relay/page-api.ts). */
 export const RELAY_EVENTS = '/relay/api/events';
-export const RELAY_BACKLOG = '/relay/api/backlog';
-export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
 
 /** The part of an EventSource the feed uses (injectable: Node has none by default). */
 export interface EventStream {
@@ -84,6 +76,8 @@ export interface RelayFeedDeps {
   reading?: () => () => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
+  /** The memory bound of a backlog run (capture/backlog-drains.ts; a test's own). */
+  readAheadBytes?: number;
 }
 
 // The notice a tap would have posted for a record at this stage.
@@ -94,18 +88,10 @@ function noticeFor(r: StoredExchange): CaptureNotice {
   return { type, id: r.id, seq: r.seq };
 }
 
-/** One drain read: its id, whether the relay holds more, and its records' writes. */
-interface Drained {
-  drain: string | null;
-  more: boolean;
-  ids: string[];
-  written: Promise<boolean>[];
-}
-
 /** Feeds relay captures into storage for as long as the worker lives. */
 export class RelayFeed {
   readonly #deps: RelayFeedDeps;
-  readonly #fetch: typeof fetch;
+  readonly #drains: BacklogDrains;
   #source: EventStream | null = null;
   /** Pushes not yet taken, the newest copy per id; filled while a take is in flight. */
   #pending = new Map<string, ExchangeRecord>();
@@ -119,7 +105,6 @@ export class RelayFeed {
 
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
-    this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#behind = new WriteBehind({
       store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet, known: deps.known,
       // One notice per committed write (a transaction), however many records it held.
@@ -137,6 +122,10 @@ export class RelayFeed {
         if (session === null) deps.announce({ type: 'storage-error', id: records[0]!.id, error });
         else for (const r of records) deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       },
+    });
+    this.#drains = new BacklogDrains({
+      fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
+      reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
     });
   }
 
@@ -194,88 +183,13 @@ export class RelayFeed {
       this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
       return;
     }
-    this.#draining = this.#drainAll().finally(() => {
+    this.#draining = this.#drains.run().finally(() => {
       this.#draining = null;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
         this.#drain();
       }
     });
-  }
-
-  // A big backlog comes in bounded batches: the next is read while the one before is being
-  // stored (one at most: two drains in memory), each acknowledged once its own writes
-  // committed. A drain not acknowledged (storage refused it, the relay went away) ends the
-  // run once the drain read meanwhile is stored; the next `open` drains from the start.
-  async #drainAll(): Promise<void> {
-    let after: string | null = null;
-    let behind: Promise<boolean> | null = null;
-    try {
-      for (let first = true; !this.#stopped; first = false) {
-        const got = await this.#read(after, first);
-        if (!got) return;
-        const before = behind;
-        const acked = this.#acknowledge(got, before);
-        behind = acked;
-        if (before && !(await before)) return;
-        if (!got.more || !got.drain) return;
-        after = got.drain;
-      }
-    } finally {
-      await behind;
-    }
-  }
-
-  // Reads one drain, each batch laid into the session as soon as it is numbered and written
-  // once it is listed (capture/write-behind.ts). The first drain of a run holds its writes
-  // until it is read (the list first); a later one does not: the drain before it is stored
-  // meanwhile. Null when the relay went away mid-drain.
-  async #read(after: string | null, hold: boolean): Promise<Drained | null> {
-    const ids: string[] = [];
-    const written: Promise<boolean>[] = [];
-    const release = hold ? this.#behind.hold() : () => undefined;
-    const read = this.#deps.reading?.();
-    const store = async (records: readonly ExchangeRecord[]): Promise<void> => {
-      if (!records.length) return;
-      for (const r of records) ids.push(r.id);
-      const taken = this.#behind.take(records, { backlog: true });
-      written.push(taken.written);
-      await taken.laid;
-    };
-    const path = after === null ? RELAY_BACKLOG : `${RELAY_BACKLOG}?after=${encodeURIComponent(after)}`;
-    let head: BacklogHead | null;
-    try {
-      head = await readBacklog(this.#fetch, new URL(path, this.#deps.base).href, store);
-    } catch {
-      return null; // the relay went away mid-drain; its next `open` drains again
-    } finally {
-      release();
-      read?.();
-    }
-    return head && { drain: head.drain, more: head.more, ids, written };
-  }
-
-  // Resolves true once every batch of the drain committed and the relay took the
-  // acknowledgement (see "Acknowledgement" above), never before the drain before it was
-  // acknowledged: a copy of an id the drain before also held, and no newer, is not written
-  // again (the earlier copy is), yet the relay drops every line of an acknowledged id up to
-  // the copy handed out, so acknowledging it while that earlier write could still fail
-  // would lose the record from both places.
-  async #acknowledge(got: Drained, before: Promise<boolean> | null): Promise<boolean> {
-    const all = (await Promise.all(got.written)).every(Boolean);
-    if (before && !(await before)) return false;
-    if (got.ids.length === 0 || !all || !got.drain) return false;
-    try {
-      const ack = await this.#fetch(new URL(RELAY_BACKLOG_ACK, this.#deps.base).href, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ drain: got.drain, ids: [...new Set(got.ids)] }),
-      });
-      return ack.ok;
-    } catch {
-      // Not acknowledged: the relay keeps the records and hands them out again.
-      return false;
-    }
   }
 
   // Pushes are taken one batch at a time: those arriving meanwhile wait in `#pending`

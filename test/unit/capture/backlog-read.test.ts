@@ -1,5 +1,5 @@
 // Reading a relay backlog answer (worker/capture/backlog-read.ts): its records in growing
-// batches, in order, with the drain's head; and the event loop given a turn while it reads,
+// batches, in order, with the drain's head (and its size); and the event loop given a turn while it reads,
 // even when every byte has already arrived (the page's reads and the analysis of what was
 // laid in are served meanwhile, not after the whole drain).
 import { describe, expect, it } from 'vitest';
@@ -31,11 +31,13 @@ describe('reading a relay backlog', () => {
     const n = BACKLOG_BATCHES.first * 10;
     const sizes: number[] = [];
     const ids: string[] = [];
-    const head = await readBacklog(answer(backlog(n)), 'http://127.0.0.1:1/relay/api/backlog', (b) => {
+    const bytes = backlog(n);
+    const head = await readBacklog(answer(bytes), 'http://127.0.0.1:1/relay/api/backlog', (b) => {
       sizes.push(b.length);
       for (const r of b) ids.push(r.id);
     });
-    expect(head).toEqual({ drain: 'd1', more: true });
+    // Its size as received, which the feed's memory bound counts.
+    expect(head).toEqual({ drain: 'd1', more: true, bytes: bytes.byteLength });
     // Each batch is handed on at the first piece that fills it (a 16 KiB piece holds ~90 records).
     const want = [1, 2, 4].map((k) => BACKLOG_BATCHES.first * k);
     expect(sizes).toHaveLength(4);
