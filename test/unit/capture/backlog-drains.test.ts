@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import type { CaptureStore, ReservedCopy } from '../../../worker/storage/index.js';
+import { fakeCaptureStore } from '../../support/fake-capture-store.js';
 
 const WAIT = { timeout: 20_000 };
 const PER_DRAIN = 300;
@@ -28,28 +28,20 @@ function harness(drains: number, readAheadBytes: number) {
   const committed = new Set<string>();
   const writes: { ids: string[]; settle: (ok: boolean) => void; settled: boolean }[] = [];
   const acks: { drain: string; ids: string[]; allCommitted: boolean }[] = [];
-  let nextSeq = 0;
-  const store = {
-    async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-    async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
-      const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
-      return { copies, fresh: new Set(copies.map((c) => c.id)) };
-    },
-    writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
-      return new Promise((resolve, reject) => {
-        const w = {
-          ids: items.map((i) => i.copy.id), settled: false,
-          settle: (ok: boolean) => {
-            w.settled = true;
-            if (!ok) return reject(new Error('QuotaExceededError'));
-            for (const id of w.ids) committed.add(id);
-            resolve([]);
-          },
-        };
-        writes.push(w);
-      });
-    },
-  } as unknown as CaptureStore;
+  const store = fakeCaptureStore((items) => {
+    return new Promise((resolve, reject) => {
+      const w = {
+        ids: items.map((i) => i.copy.id), settled: false,
+        settle: (ok: boolean) => {
+          w.settled = true;
+          if (!ok) return reject(new Error('QuotaExceededError'));
+          for (const id of w.ids) committed.add(id);
+          resolve([]);
+        },
+      };
+      writes.push(w);
+    });
+  });
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     const u = new URL(String(url));
     if (u.pathname === '/relay/api/backlog') {

@@ -7,7 +7,8 @@ import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import type { CaptureNotice } from '../../../worker/capture/notices.js';
-import type { CaptureStore, ReservedCopy, StoredExchange } from '../../../worker/storage/index.js';
+import type { StoredExchange } from '../../../worker/storage/index.js';
+import { fakeCaptureStore } from '../../support/fake-capture-store.js';
 
 const RECORDS = 3000; // a first batch of 1,000 and one of 2,000 (capture/backlog-read.ts)
 const PIECE = 16 * 1024;
@@ -44,19 +45,12 @@ function harness() {
   const acks: { ids: string[]; committedBefore: number }[] = [];
   const laid: StoredExchange[] = [];
   const announced: CaptureNotice[] = [];
-  let nextSeq = 0;
-  const store = {
-    async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-    // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
-    async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
-    async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
-    writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
-      return new Promise((resolve) => {
-        const w = { size: items.length, committed: false, afterRead: body.finished, commit: () => { w.committed = true; resolve([]); } };
-        writes.push(w);
-      });
-    },
-  } as unknown as CaptureStore;
+  const store = fakeCaptureStore((items) => {
+    return new Promise((resolve) => {
+      const w = { size: items.length, committed: false, afterRead: body.finished, commit: () => { w.committed = true; resolve([]); } };
+      writes.push(w);
+    });
+  });
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     const path = new URL(String(url)).pathname;
     if (path === '/relay/api/backlog') return new Response(stream, { headers: { 'mrtr-drain': 'd1', 'mrtr-backlog-more': '0' } });
@@ -120,19 +114,12 @@ describe('overlapping relay backlog drains', () => {
     const committed = new Set<string>();
     const writes: { ids: string[]; commit: () => void; committed: boolean }[] = [];
     const acks: { drain: string; ids: string[]; allCommitted: boolean; asked: number }[] = [];
-    let nextSeq = 0;
-    const store = {
-      async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-      // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
-      async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
-      async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
-      writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
-        return new Promise((resolve) => {
-          const w = { ids: items.map((i) => i.copy.id), committed: false, commit: () => { w.committed = true; for (const id of w.ids) committed.add(id); resolve([]); } };
-          writes.push(w);
-        });
-      },
-    } as unknown as CaptureStore;
+    const store = fakeCaptureStore((items) => {
+      return new Promise((resolve) => {
+        const w = { ids: items.map((i) => i.copy.id), committed: false, commit: () => { w.committed = true; for (const id of w.ids) committed.add(id); resolve([]); } };
+        writes.push(w);
+      });
+    });
     const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
       const u = new URL(String(url));
       if (u.pathname === '/relay/api/backlog') {
@@ -181,27 +168,20 @@ describe('overlapping relay backlog drains', () => {
     const asked: string[] = [];
     const writes: { ids: string[]; settle: (ok: boolean) => void; settled: boolean }[] = [];
     const acks: { drain: string; ids: string[] }[] = [];
-    let nextSeq = 0;
-    const store = {
-      async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-      // Numbers as storage hands them out (a block at a time); no id of the backlog is stored yet.
-      async reserveSeqs(_session: string, count: number) { const first = nextSeq; nextSeq += count; return { first, end: nextSeq, restarted: false }; },
-      async lookupExchanges(batch: readonly { id: string }[]) { return batch.map(() => undefined); },
-      writeReserved(items: readonly ReservedCopy[]): Promise<string[]> {
-        return new Promise((resolve, reject) => {
-          const w = {
-            ids: items.map((i) => i.copy.id), settled: false,
-            settle: (ok: boolean) => {
-              w.settled = true;
-              if (!ok) return reject(new Error('QuotaExceededError'));
-              for (const id of w.ids) committed.add(id);
-              resolve([]);
-            },
-          };
-          writes.push(w);
-        });
-      },
-    } as unknown as CaptureStore;
+    const store = fakeCaptureStore((items) => {
+      return new Promise((resolve, reject) => {
+        const w = {
+          ids: items.map((i) => i.copy.id), settled: false,
+          settle: (ok: boolean) => {
+            w.settled = true;
+            if (!ok) return reject(new Error('QuotaExceededError'));
+            for (const id of w.ids) committed.add(id);
+            resolve([]);
+          },
+        };
+        writes.push(w);
+      });
+    });
     const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
       const u = new URL(String(url));
       if (u.pathname === '/relay/api/backlog') {

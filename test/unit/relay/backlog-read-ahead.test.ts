@@ -7,8 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
-import type { ExchangeRecord } from '../../../worker/protocol.js';
-import type { CaptureStore, ReservedCopy } from '../../../worker/storage/index.js';
+import { fakeCaptureStore } from '../../support/fake-capture-store.js';
 import { backlogRecord as rec, send, startRelay, type RelayHarness } from './relay-harness.js';
 
 const N = 240; // about six records a drain: 40 drains
@@ -42,19 +41,11 @@ describe('backlog drains read ahead against the relay', () => {
       await writeFile(h.jsonl, text, { mode: 0o600 });
       const stored = new Map<string, number>();
       const drains = new Set<string>();
-      let nextSeq = 0;
-      const store = {
-        async currentSession() { return { id: 's', name: 'Session 1', createdAt: 0, nextSeq }; },
-        async reserveExchanges(session: string, batch: readonly ExchangeRecord[]) {
-          const copies = batch.map((r) => ({ ...r, seq: nextSeq++, session }));
-          return { copies, fresh: new Set(copies.map((c) => c.id)) };
-        },
-        async writeReserved(items: readonly ReservedCopy[]) {
-          await new Promise((r) => setTimeout(r, 1));
-          for (const i of items) stored.set(i.copy.id, (stored.get(i.copy.id) ?? 0) + 1);
-          return [];
-        },
-      } as unknown as CaptureStore;
+      const store = fakeCaptureStore(async (items) => {
+        await new Promise((r) => setTimeout(r, 1));
+        for (const i of items) stored.set(i.copy.id, (stored.get(i.copy.id) ?? 0) + 1);
+        return [];
+      });
       const fetch = pageFetch(h);
       const acks: number[] = [];
       const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
