@@ -17,3 +17,26 @@ export function fakeCaptureStore(write: (items: readonly ReservedCopy[]) => Prom
     writeReserved: write,
   } as unknown as CaptureStore;
 }
+
+/** A write the test settles: `settle(true)` commits it (its ids join the committed set),
+ *  `settle(false)` fails it as a full disk would. */
+export interface HeldWrite { ids: string[]; settled: boolean; settle: (ok: boolean) => void }
+
+/** Writes held until the test settles each (`writes`, in the order they came); `write` is
+ *  the store's writeReserved. */
+export function heldWrites(committed: Set<string>): { writes: HeldWrite[]; write: (items: readonly ReservedCopy[]) => Promise<string[]> } {
+  const writes: HeldWrite[] = [];
+  const write = (items: readonly ReservedCopy[]) => new Promise<string[]>((resolve, reject) => {
+    const w: HeldWrite = {
+      ids: items.map((i) => i.copy.id), settled: false,
+      settle: (ok) => {
+        w.settled = true;
+        if (!ok) return reject(new Error('QuotaExceededError'));
+        for (const id of w.ids) committed.add(id);
+        resolve([]);
+      },
+    };
+    writes.push(w);
+  });
+  return { writes, write };
+}

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
-import { fakeCaptureStore } from '../../support/fake-capture-store.js';
+import { fakeCaptureStore, heldWrites } from '../../support/fake-capture-store.js';
 
 const WAIT = { timeout: 20_000 };
 const PER_DRAIN = 300;
@@ -26,22 +26,9 @@ const idsOf = (d: number) => Array.from({ length: PER_DRAIN }, (_, i) => `r-${d 
 function harness(drains: number, readAheadBytes: number) {
   const asked: { after: string; committed: Set<string>; writesStarted: number }[] = [];
   const committed = new Set<string>();
-  const writes: { ids: string[]; settle: (ok: boolean) => void; settled: boolean }[] = [];
   const acks: { drain: string; ids: string[]; allCommitted: boolean }[] = [];
-  const store = fakeCaptureStore((items) => {
-    return new Promise((resolve, reject) => {
-      const w = {
-        ids: items.map((i) => i.copy.id), settled: false,
-        settle: (ok: boolean) => {
-          w.settled = true;
-          if (!ok) return reject(new Error('QuotaExceededError'));
-          for (const id of w.ids) committed.add(id);
-          resolve([]);
-        },
-      };
-      writes.push(w);
-    });
-  });
+  const { writes, write } = heldWrites(committed);
+  const store = fakeCaptureStore(write);
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     const u = new URL(String(url));
     if (u.pathname === '/relay/api/backlog') {

@@ -8,7 +8,7 @@ import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import type { CaptureNotice } from '../../../worker/capture/notices.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
-import { fakeCaptureStore } from '../../support/fake-capture-store.js';
+import { fakeCaptureStore, heldWrites } from '../../support/fake-capture-store.js';
 
 const RECORDS = 3000; // a first batch of 1,000 and one of 2,000 (capture/backlog-read.ts)
 const PIECE = 16 * 1024;
@@ -166,22 +166,9 @@ describe('overlapping relay backlog drains', () => {
   it('acknowledges no drain whose records are not all stored, also an id the drain before held and failed to store', async () => {
     const committed = new Set<string>();
     const asked: string[] = [];
-    const writes: { ids: string[]; settle: (ok: boolean) => void; settled: boolean }[] = [];
     const acks: { drain: string; ids: string[] }[] = [];
-    const store = fakeCaptureStore((items) => {
-      return new Promise((resolve, reject) => {
-        const w = {
-          ids: items.map((i) => i.copy.id), settled: false,
-          settle: (ok: boolean) => {
-            w.settled = true;
-            if (!ok) return reject(new Error('QuotaExceededError'));
-            for (const id of w.ids) committed.add(id);
-            resolve([]);
-          },
-        };
-        writes.push(w);
-      });
-    });
+    const { writes, write } = heldWrites(committed);
+    const store = fakeCaptureStore(write);
     const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
       const u = new URL(String(url));
       if (u.pathname === '/relay/api/backlog') {
