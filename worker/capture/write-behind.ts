@@ -1,8 +1,9 @@
 // Relay records are shown first and written next. Each batch taken is numbered into the
 // capture session from numbers reserved ahead (capture/seq-blocks.ts), handed to the owner to
 // be laid into its session (whole: there are no bodies in storage to read back yet), and
-// written afterwards, a chunk per transaction. A backlog batch waits until the drain is read
-// (`hold`) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
+// written afterwards, a chunk per transaction. A backlog batch waits while its run of drains
+// is read (`hold`, released at the end of the run or at its memory bound: capture/
+// backlog-drains.ts) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
 // in the time its analysis takes, not its storage's. A pushed record is written at once,
 // held by nothing: the relay keeps no copy of it, so it must not wait in memory. Whatever
 // is written is reported as stored (the owner may then keep it lean, the other tabs are
