@@ -180,7 +180,7 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    return this.#build(keysFor, keysVersion);
+    return this.#build(keysFor, keysVersion, this.#checkMs());
   }
 
   /** Conversations and exchanges the builds so far left unchecked. */
@@ -194,7 +194,8 @@ export class SessionModel {
     return this.#build(keysFor, keysVersion, opts.whole === true ? undefined : this.#checkMs());
   }
 
-  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs = this.#checkMs()): Promise<Built> {
+  // `checkMs` undefined: everything is checked (never a default: `whole` passes undefined).
+  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined): Promise<Built> {
     // A live capture is not over: waiting chains stay in-progress, not abandoned. An
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
