@@ -268,7 +268,7 @@ export class SessionModel {
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
     this.#rows.update(step, (c) => conversationSummary(c, index));
     const convs = step.conversations;
-    let records: ExchangeRecord[] | undefined;
+    let records: readonly ExchangeRecord[] | undefined;
     let decoded: DecodedExchange[] | undefined;
     const analysis: Analysis = {
       get records() {
