@@ -67,10 +67,10 @@ const LISTED_WAIT_MS = 1000;
  * How long one build may check (read tokens, lint) when no large batch is being read: a live
  * exchange is checked whole within it (its conversation is in the first chunk, newest first);
  * what a large batch left is checked in slices of it, with a turn of the event loop between
- * two, so a live record or a read waits for one short slice at most. With 40 ms slices of
- * 128-conversation chunks (slices of 50-110 ms in Node, more in a busy browser) a live call
- * waited 0.2-0.25 s at p95 while a 20k backlog was checked; 10 ms slices of 32 cost no more
- * check time in Node (the whole 20k backlog: 0.9-1.1 s either way, noisy).
+ * two, so a live record or a read waits for one short slice at most. 40 ms slices of
+ * 128-conversation chunks ran 47-112 ms in Node (more in a busy browser), and a live call
+ * waited 0.19-0.31 s at p95 while a 20k backlog was checked; 10 ms slices of 32 cost no
+ * measurable check time in Node (the whole 20k backlog: 0.6-1.7 s either way, noisy).
  */
 const CHECK_SLICE_MS = 10;
 
