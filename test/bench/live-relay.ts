@@ -232,7 +232,7 @@ export async function run(): Promise<LiveResult[]> {
     console.log(`    ${r.restMs === null ? "the browser's window was not seen at rest within 20 s (or /proc could not be read; timed anyway)" : `the browser's window came to rest ${r.restMs} ms after its first page opened`}; opened in a new window at once instead (the browser's own window work running): counted ${median(once)} ms after navigating, the median of ${once.length} (${once.join(', ')} ms)`);
     if (r.storing.length) {
       const a = r.storing.map((s) => s.fromAnswer);
-      console.log(`  a call while the backlog was being written (${r.storing.length} samples): from the answer p50 ${pct(a, 0.5)} ms, p95 ${pct(a, 0.95)} ms, max ${Math.max(...a)} ms`);
+      console.log(`  a call while the backlog was being written (${r.storing.length} samples): from the answer p50 ${pct(a, 0.5)} ms, p95 ${pct(a, 0.95)} ms, max ${Math.max(...a)} ms (in the order made: ${a.join(', ')} ms)`);
     }
     console.log(`  storage: ${(n / (r.storedMs / 1000)).toFixed(0)} exchanges/s stored and acknowledged from navigating (${PROFILE === 'disk' ? 'on-disk profile' : 'off-the-record window'}); peak worker heap ${r.heapPeakMb === null ? 'not told by this Chromium' : `${r.heapPeakMb.toFixed(0)} MB`}`);
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);

@@ -74,6 +74,8 @@ export interface RelayFeedDeps {
   known?: (session: string) => ((id: string) => StoredExchange | undefined) | null;
   /** A drain is being read: its records are listed first, checked once it is read. */
   reading?: () => () => void;
+  /** Pushes are being numbered, laid in once `laid` resolves: the host's checks wait for them. */
+  arriving?: (laid: Promise<void>) => void;
   /** Notices for the other listeners (the page's held exchanges, other tabs' workers). */
   announce: (notice: CaptureNotice) => void;
   /** The memory bound of a backlog run (capture/backlog-drains.ts; a test's own). */
@@ -198,7 +200,9 @@ export class RelayFeed {
     if (this.#stopped) return;
     const have = this.#pending.get(r.id);
     if (!have || supersedes(r, have)) this.#pending.set(r.id, r);
-    this.#taking ??= this.#takePending();
+    if (this.#taking) return;
+    this.#taking = this.#takePending();
+    this.#deps.arriving?.(this.#taking);
   }
 
   async #takePending(): Promise<void> {

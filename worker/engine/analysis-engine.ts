@@ -99,7 +99,7 @@ export class AnalysisEngine {
   }
 
   /** Every record, by ascending seq. */
-  records(): ExchangeRecord[] {
+  records(): readonly ExchangeRecord[] {
     return this.#entries.records();
   }
 

@@ -47,6 +47,8 @@ export class EntryTable {
   readonly #opts: EntryTableOptions;
   readonly #entries: (Entry | undefined)[] = [];
   readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
+  /** `records()`, until the next change is applied. */
+  #records: readonly ExchangeRecord[] | null = null;
   #legacy = false;
 
   constructor(opts: EntryTableOptions = {}) {
@@ -97,10 +99,14 @@ export class EntryTable {
   }
 
   /** Every record, by ascending seq. */
-  records(): ExchangeRecord[] {
+  // Kept until a change is applied: builds that only check (a backlog checked in slices)
+  // and the page's reads after each would otherwise walk every entry again (at 100k, 1.2 s
+  // of a 12 s profile while a backlog was checked and stored).
+  records(): readonly ExchangeRecord[] {
+    if (this.#records) return this.#records;
     const out: ExchangeRecord[] = [];
     for (const e of this.#entries) if (e) out.push(e.record);
-    return out;
+    return (this.#records = out);
   }
 
   /** The copy held (lean when `lean`) of this very version of a record, once applied;
@@ -114,6 +120,7 @@ export class EntryTable {
   apply(): EntryChanges {
     const out: EntryChanges = { added: [], touched: [], removed: [], reanswers: [], rethread: false };
     const lean = this.#opts.lean === true;
+    if (this.#pending.size > 0) this.#records = null;
     for (const [seq, p] of this.#pending) {
       const prev = this.#entries[seq];
       if (p === null) {

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel, arriving }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel' | 'arriving'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -28,11 +28,13 @@ export function createLifeService({ store, keyring, owner, guard, analysed, read
         if (typeof EventSource === 'function') {
           feed = new RelayFeed({
             store, base: opts.capture, openEvents: (url) => new EventSource(url),
-            laid: (records) => void owner.apply(records, { unstored: true }),
+            // Laying in is awaited by the checks too: the session may be loaded first.
+            laid: (records) => arriving(owner.apply(records, { unstored: true })),
             stored: (records) => void owner.stored(records),
             collided: (session) => owner.reload(session),
             quiet: analysed,
             reading,
+            arriving,
             known: (session) => {
               const model = loadedModel(session);
               return model ? (id) => model.records.get(id) : null;

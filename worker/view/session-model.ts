@@ -180,7 +180,7 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    return this.#build(keysFor, keysVersion);
+    return this.#build(keysFor, keysVersion, this.#checkMs());
   }
 
   /** Conversations and exchanges the builds so far left unchecked. */
@@ -194,7 +194,8 @@ export class SessionModel {
     return this.#build(keysFor, keysVersion, opts.whole === true ? undefined : this.#checkMs());
   }
 
-  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs = this.#checkMs()): Promise<Built> {
+  // `checkMs` undefined: everything is checked (never a default: `whole` passes undefined).
+  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined): Promise<Built> {
     // A live capture is not over: waiting chains stay in-progress, not abandoned. An
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
@@ -267,7 +268,7 @@ export class SessionModel {
     const index: AnalysisIndex = { bySeq: { get: (seq) => engine.entry(seq) }, findingsByConversation: { get: findingsOf } };
     this.#rows.update(step, (c) => conversationSummary(c, index));
     const convs = step.conversations;
-    let records: ExchangeRecord[] | undefined;
+    let records: readonly ExchangeRecord[] | undefined;
     let decoded: DecodedExchange[] | undefined;
     const analysis: Analysis = {
       get records() {

@@ -31,6 +31,24 @@ describe('the engine\'s entry table', () => {
     expect(t.apply()).toEqual({ added: [], touched: [], removed: [], reanswers: [], rethread: false });
   });
 
+  it('lists its records as of the last apply: the same list while nothing changed, a new one after each change', () => {
+    const t = new EntryTable();
+    const rs = records();
+    t.put(rs);
+    t.apply();
+    const first = t.records();
+    t.apply();
+    expect(t.records()).toBe(first); // nothing applied: not walked again
+    const again = structuredClone(rs[0]); // the same version read again: the held copy is replaced
+    t.put([again]);
+    t.apply();
+    expect(t.records()[0]).toBe(again);
+    t.remove([1]);
+    t.apply();
+    expect(t.records()).toEqual([again]);
+    expect(first).toEqual(rs); // a list handed out earlier is not changed
+  });
+
   it('takes the same version put again as a new object without decoding it or calling it a change', () => {
     const t = new EntryTable();
     const rs = records();

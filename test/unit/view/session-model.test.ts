@@ -44,4 +44,18 @@ describe('the session model', () => {
     expect(row?.ambiguity?.reason).toMatch(/no token tells them apart/);
     expect(built.rows.filter((r) => !r.ambiguous).every((r) => r.ambiguity === undefined)).toBe(true);
   });
+
+  it('checks everything on a whole check, whatever budget the host gives each build', async () => {
+    const b = capture();
+    for (let i = 0; i < 6; i++) b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, `T${i}`);
+    const records = b.build().map((r) => ({ ...r, session: 's1' }));
+    // A clock that moves a tick at each reading, a budget of two ticks: about a chunk a build.
+    let tick = 0;
+    const model = new SessionModel(records, { checkMs: () => 2, engine: { checkChunk: 1, now: () => tick++ } });
+    const listed = await model.built(noKeys, 0);
+    expect(listed.unchecked).toBeGreaterThan(0);
+    const whole = await model.checkMore(noKeys, 0, { whole: true });
+    expect(whole.unchecked).toBe(0);
+    expect(whole.analysis.findings).toEqual((await analyze(records, { final: false })).findings);
+  });
 });
