@@ -146,6 +146,11 @@ export class RelayFeed {
     source.onerror = () => undefined;
   }
 
+  /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
+  forgetNumbers(session: string): void {
+    this.#behind.forgetNumbers(session);
+  }
+
   stop(): void {
     this.#stopped = true;
     this.#pending.clear();

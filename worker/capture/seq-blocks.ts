@@ -5,9 +5,12 @@
 // tab, the tap, or this page after a reload all number from past the block).
 //
 // Hazard: a clear restarts a session's numbering at 0, so a block reserved before it holds
-// numbers the session will give again once it is that long again. The next reservation sees
-// the numbering went back and drops every older block of that session; the few numbers
-// handed out from one before that (at most a block) lie far above the restarted count.
+// numbers the session gives again (the tap's next record takes 0, then 1…). A clear made
+// through this worker's page calls `forget` (services/sessions.ts forget → the relay feed),
+// which drops the session's blocks and any reservation in flight, so the next number comes
+// from a reservation after the clear. A clear made by another tab is seen only at this
+// worker's next reservation (the numbering went back: older blocks dropped); until then at
+// most a block of numbers from before it may be handed out.
 import type { SeqBlock } from '../storage/index.js';
 
 export interface SeqStore {
@@ -30,6 +33,8 @@ export class SeqBlocks {
   readonly #last = new Map<string, number>();
   /** A reservation in flight per session. */
   readonly #asking = new Map<string, Promise<void>>();
+  /** Bumped by `forget`: a reservation asked for before it is not kept. */
+  readonly #epoch = new Map<string, number>();
 
   constructor(store: SeqStore) {
     this.#store = store;
@@ -66,15 +71,27 @@ export class SeqBlocks {
     return out;
   }
 
+  /** Drops every number held for `session`, and any reservation in flight for it: the
+   *  session's numbering was restarted (a clear). */
+  forget(session: string): void {
+    this.#ranges.delete(session);
+    this.#last.delete(session);
+    this.#asking.delete(session);
+    this.#epoch.set(session, (this.#epoch.get(session) ?? 0) + 1);
+  }
+
   #ask(session: string, count: number): Promise<void> {
+    const epoch = this.#epoch.get(session) ?? 0;
     const p = this.#store.reserveSeqs(session, count, this.#last.get(session) ?? 0).then((b) => {
+      // Asked for before a clear: its numbers may be given again; the take asks anew.
+      if ((this.#epoch.get(session) ?? 0) !== epoch) return;
       if (b.restarted) this.#ranges.delete(session);
       this.#last.set(session, b.end);
       const ranges = this.#ranges.get(session) ?? [];
       ranges.push({ next: b.first, end: b.end });
       this.#ranges.set(session, ranges);
     }).finally(() => {
-      this.#asking.delete(session);
+      if (this.#asking.get(session) === p) this.#asking.delete(session);
     });
     this.#asking.set(session, p);
     return p;

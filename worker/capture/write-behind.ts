@@ -116,6 +116,11 @@ export class WriteBehind {
     }
   }
 
+  /** The session was cleared (its numbering restarted): numbers held for it are dropped. */
+  forgetNumbers(session: string): void {
+    this.#seqs.forget(session);
+  }
+
   stop(): void {
     this.#stopped = true;
     this.#release?.();

@@ -55,6 +55,15 @@ export interface ServiceContext {
   checkMs: () => number | undefined;
   /** Records on their way in (a relay push being numbered): check slices wait for them. */
   arriving: (laid: Promise<unknown>) => void;
+  /** A session was cleared through this worker's page: who holds numbers for it hears it. */
+  cleared: Listeners<string>;
+}
+
+/** A list of listeners to one kind of event. */
+export class Listeners<T> {
+  readonly #fns = new Set<(value: T) => void>();
+  hear(fn: (value: T) => void): void { this.#fns.add(fn); }
+  tell(value: T): void { for (const fn of this.#fns) fn(value); }
 }
 
 /** How long the page is given to read its view after being told of a change (see `analysed`). */
@@ -218,5 +227,5 @@ export function createContext(): ServiceContext {
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, loadedModel, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs, arriving };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, loadedModel, builtOf, checkedOf, analyseSoon, analysed, reading, checkMs, arriving, cleared: new Listeners<string>() };
 }

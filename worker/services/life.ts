@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel, arriving }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel' | 'arriving'>) {
+export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel, arriving, cleared }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel' | 'arriving' | 'cleared'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -41,6 +41,8 @@ export function createLifeService({ store, keyring, owner, guard, analysed, read
             },
             announce: (n) => owner.announce(n),
           });
+          const started = feed;
+          cleared.hear((session) => started.forgetNumbers(session));
           feed.start();
         }
       }

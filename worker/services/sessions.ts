@@ -28,7 +28,7 @@ export interface ExchangeSummary {
   refused: string | null;
 }
 
-export function createSessionsService({ store, sessions, tokens, unsaved, guard, builtOf }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'builtOf'>) {
+export function createSessionsService({ store, sessions, tokens, unsaved, guard, builtOf, cleared }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'builtOf' | 'cleared'>) {
   return {
     list(): Promise<Answer<SessionInfo[]>> {
       return guard(async () => {
@@ -37,9 +37,10 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
       });
     },
 
-    /** Drops what is cached for a session (after a clear). */
+    /** Drops what is cached for a session (after a clear), and the numbers held for it. */
     forget(session: string): void {
       sessions.delete(session);
+      cleared.tell(session);
     },
 
     /** A page of the exchange list, in capture order (negative offset counts from the end). */

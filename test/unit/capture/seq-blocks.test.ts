@@ -112,4 +112,32 @@ describe('numbers reserved ahead', () => {
     expect(new Set([...next, tap.seq]).size).toBe(next.length + 1);
     expect((await tapped(store, session, 'later')).seq).toBeGreaterThan(Math.max(...next));
   });
+
+  it('hands out no number from before a clear once told of it, also with a reservation in flight', async () => {
+    const store = open(freshName());
+    const { id: session } = await store.currentSession();
+    const blocks = new SeqBlocks(store);
+    expect(await blocks.take(session, 1)).toEqual([0]);
+    // Cleared through this page: the tap numbers from 0 again, and so must this worker.
+    await store.clearExchanges(session);
+    blocks.forget(session);
+    const seen = [(await tapped(store, session, 'tap-0')).seq];
+    for (let i = 0; i < 5; i++) {
+      seen.push(...(await blocks.take(session, 1)));
+      seen.push((await tapped(store, session, `tap-${i + 1}`)).seq);
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(Math.min(...seen)).toBe(0);
+
+    // A reservation asked for before the clear, answered after it, is not kept.
+    const other = open(freshName());
+    const { id: s2 } = await other.currentSession();
+    const b2 = new SeqBlocks(other);
+    const pending = b2.take(s2, 1);
+    b2.forget(s2);
+    await other.clearExchanges(s2);
+    await pending.catch(() => undefined);
+    const after = [(await tapped(other, s2, 'tap-a')).seq, ...(await b2.take(s2, 2)), (await tapped(other, s2, 'tap-b')).seq];
+    expect(new Set(after).size).toBe(after.length);
+  });
 });
