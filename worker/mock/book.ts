@@ -98,6 +98,27 @@ export function answerActions(responses: Record<string, unknown> | null): string
   return canonicalJson(Object.fromEntries(keys.map((k) => [k, asObject(responses![k])?.action ?? null])));
 }
 
+/**
+ * The recorded variant the client's answers pick, out of `pool`: the same answers (canonical
+ * JSON) first, then the same actions, then one on `current` (the run the client is on); the
+ * first of equals. `answers` null: the answers do not tell (a cancel), only the run does.
+ * One rule for a multi-round call's variants (matcher.ts) and a task's runs (tasks.ts).
+ */
+export function pickVariant<T extends { call: RecordedCall; round: number }>(
+  pool: readonly T[], current: RecordedCall, answers: { responses: Record<string, unknown> | null } | null,
+  actionsOf: (r: RecordedRound) => string = (r) => answerActions(r.responses),
+): T {
+  const text = answers && canonicalJson(answers.responses);
+  const acts = answers && answerActions(answers.responses);
+  const score = (n: T) => {
+    const r = n.call.rounds[n.round];
+    return (answers && r.responsesText === text ? 4 : 0) + (answers && actionsOf(r) === acts ? 2 : 0) + (n.call === current ? 1 : 0);
+  };
+  let pick = pool[0];
+  for (const n of pool) if (score(n) > score(pick)) pick = n;
+  return pick;
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);

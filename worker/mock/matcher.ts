@@ -8,7 +8,7 @@ import { asObject, MRTR_METHODS } from '../decode/meta.js';
 import { keyScore } from '../thread/retry-match.js';
 import { canonicalJson } from '../thread/round.js';
 import { answerFor, type OutMessage } from './answer.js';
-import { answerActions, requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
+import { answerActions, pickVariant, requestKey, type Echo, type MockBook, type RecordedCall, type RecordedRound } from './book.js';
 import { closestRequest, closestTo, describeChanges, nameOf } from './closest.js';
 import { TASK_METHODS, TaskFollower } from './tasks.js';
 
@@ -146,11 +146,7 @@ export class MockMatcher {
       pool = next.filter((n) => n.r.echo === 'issued');
     }
     if (pool.length === 0) return this.fail(id, MOCK_MISMATCH, 'no-recorded-round', `the recording has no round after ${where}: its client never answered it`);
-    const text = canonicalJson(responses);
-    const acts = answerActions(responses);
-    const score = (n: (typeof pool)[number]) => (n.r.responsesText === text ? 4 : 0) + (this.actionsOf(n.r) === acts ? 2 : 0) + (n.call === from.call ? 1 : 0);
-    let pick = pool[0];
-    for (const n of pool) if (score(n) > score(pick)) pick = n;
+    const pick = pickVariant(pool, from.call, { responses }, (r) => this.actionsOf(r));
     return this.serve(id, params, from.chain, pick.call, pick.round, warning);
   }
 

@@ -11,7 +11,7 @@
 // step there the client's answers match best (same answers, then same actions, then the run
 // it is on). The client keeps the taskId it was given: answers from another run carry the
 // recorded taskId of that run, which the matcher swaps for the client's.
-import { answerActions, type MockBook, type RecordedCall } from './book.js';
+import { pickVariant, type MockBook, type RecordedCall } from './book.js';
 import { nameOf } from './closest.js';
 import { canonicalJson } from '../thread/round.js';
 
@@ -114,14 +114,7 @@ export class TaskFollower {
       const what = next === undefined ? 'the recorded task ends there' : `its next step is a ${next}`;
       return { kind: 'fail', reason: 'no-recorded-round', message: `${method}: the recording has no ${want} of task ${JSON.stringify(taskId)} after ${nameOf(call, pos)} (${what})` };
     }
-    const text = canonicalJson(responses);
-    const acts = answerActions(responses);
-    const score = (n: (typeof pool)[number]) => {
-      const r = n.call.rounds[n.round];
-      return (want === 'update' && r.responsesText === text ? 4 : 0) + (want === 'update' && answerActions(r.responses) === acts ? 2 : 0) + (n.call === call ? 1 : 0);
-    };
-    let pick = pool[0];
-    for (const n of pool) if (score(n) > score(pick)) pick = n;
+    const pick = pickVariant(pool, call, want === 'update' ? { responses } : null);
     if (want === 'cancel') return { kind: 'serve', taskId, ...pick };
     const asked = poll >= 0 ? Object.keys(call.rounds[poll].task!.asked!) : [];
     const got = responses ? Object.keys(responses) : [];
