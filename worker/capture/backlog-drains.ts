@@ -5,7 +5,7 @@
 // /relay/api/backlog/ack with the drain id the answer named).
 //
 // Drains are read ahead of storage: the next is asked for while those before wait to be
-// written, as long as the bytes read and not yet written stay under READ_AHEAD_BYTES (they
+// written, as long as the bytes read and not yet written stay under MAX_UNWRITTEN_BYTES (they
 // are held whole in the session until written). Each drain is acknowledged on its own, in
 // order, once every transaction holding its records committed, never before (shown is not
 // stored). A page closed in between, or a storage error (quota) on any of them, acknowledges
@@ -13,19 +13,12 @@
 // `open`), where merging makes the second copy harmless.
 import type { ExchangeRecord } from '../protocol.js';
 import { readBacklog, type BacklogHead } from './backlog-read.js';
-import { UnwrittenBudget } from './unwritten-budget.js';
+import { MAX_UNWRITTEN_BYTES, UnwrittenBudget } from './unwritten-budget.js';
 import type { WriteBehind } from './write-behind.js';
 
 /** The relay's backlog API (server/relay/page-api.ts). */
 export const RELAY_BACKLOG = '/relay/api/backlog';
 export const RELAY_BACKLOG_ACK = '/relay/api/backlog/ack';
-
-/**
- * Backlog bytes read and not yet written before a run stops reading drains: as for a page
- * import (services/import-api.ts), so a 100k backlog (154 MB) is listed without waiting for
- * storage, and a bigger one waits each time this much is held.
- */
-export const READ_AHEAD_BYTES = 256 << 20;
 
 /** Drains read and not yet acknowledged, at most: the relay remembers its last 32 only
  *  (server/relay/backlog.ts), and an ack for one it forgot is refused. */
@@ -39,7 +32,7 @@ export interface BacklogDrainsDeps {
   behind: Pick<WriteBehind, 'take' | 'hold'>;
   /** A drain is being read: its records are listed first, checked once it is read. */
   reading?: () => () => void;
-  /** The memory bound (READ_AHEAD_BYTES by default). */
+  /** The memory bound (MAX_UNWRITTEN_BYTES by default). */
   readAheadBytes?: number;
   /** True once the feed stopped: no further drain is read. */
   stopped: () => boolean;
@@ -75,7 +68,7 @@ export class BacklogDrains {
     let after: string | null = null;
     let behind: Promise<boolean> | null = null;
     let failed = false;
-    const budget = new UnwrittenBudget(this.#deps.readAheadBytes ?? READ_AHEAD_BYTES);
+    const budget = new UnwrittenBudget(this.#deps.readAheadBytes ?? MAX_UNWRITTEN_BYTES);
     const unacked: Promise<boolean>[] = [];
     let release: (() => void) | null = this.#deps.behind.hold();
     try {

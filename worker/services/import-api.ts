@@ -20,6 +20,7 @@
 // careful path with precise errors and the "import the readable part?" question.
 import type { ExchangeRecord } from '../protocol.js';
 import { decodedPieces, importCaptureStream } from '../capture/import-stream.js';
+import { MAX_UNWRITTEN_BYTES } from '../capture/unwritten-budget.js';
 import { StorageError, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { SessionModel } from '../view/session-model.js';
 import type { ImportAnswer, SessionInfo } from '../view/types.js';
@@ -57,14 +58,6 @@ export interface ImportDeps {
 // Files smaller than this are imported in one go: showing them early gains nothing.
 const SHOW_EARLY_BYTES = 4 << 20;
 const BATCH = 2000;
-/**
- * File bytes read but not yet written before the reading waits for storage (bounds memory:
- * those records are held whole until written). Counted in bytes, not records: a 100k-exchange
- * HAR (175 MB) is listed without stopping for storage, a larger file stops each time this
- * much is held. Measured: importing that 100k file peaked at 489 MB of worker heap (216 MB
- * once stored and lean), about three times the bytes held.
- */
-const MAX_UNWRITTEN_BYTES = 256 << 20;
 
 /** importStream / cancelImport for the transfer service (services/transfer.ts). */
 export function createImportApi({ store, sessions, importText, touched, quiet, reading, checkMs, maxUnwrittenBytes = MAX_UNWRITTEN_BYTES }: ImportDeps) {
