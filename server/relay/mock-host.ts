@@ -3,8 +3,8 @@
 // by its matcher, reached as target `mock-<name>` (external clients at its relay URL, the
 // Console through the page's forwarder). Answers go out as `mock --timing` would: as late as
 // recorded (the default), or at once; and strict or not, as `mock --strict` (a retry that
-// does not echo the mock's token, or answers a key never asked, is refused). Bounded: at most `maxMocks` at a time; the page API
-// bounds each capture's size.
+// does not echo the mock's token, or answers a key never asked, is refused). Bounded: at
+// most `maxMocks` at a time; the page API bounds each capture's size.
 // Hazard: under recorded timing an answer's body is a stream fed by timers; a client that
 // goes away cancels it (the relay cancels its reader), and the timers then write nothing.
 import { importCapture } from '../../worker/capture/index.js';
@@ -47,6 +47,9 @@ interface Hosted {
 }
 
 export type StartOutcome = { ok: true; view: MockView } | { ok: false; status: number; error: string };
+
+/** A value the page sent, as an error message quotes it (a long string cut short). */
+const given = (v: unknown): string => JSON.stringify(typeof v === 'string' ? v.slice(0, 64) : v ?? null);
 
 function jsonRpcError(status: number, id: unknown, code: number, message: string, data?: unknown): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
@@ -105,11 +108,11 @@ export class MockHost {
    *  its answers paced by `timing` (recorded when not given), strict when `strict` is true. */
   start(name: unknown, capture: unknown, source: unknown, opts: { timing?: unknown; strict?: unknown } = {}): StartOutcome {
     const { timing, strict } = opts;
-    if (typeof name !== 'string' || !MOCK_NAME.test(name)) return { ok: false, status: 400, error: `The mock's "name" must be 1-48 letters, digits, ".", "_" or "-" (it becomes the target mock-<name>); got ${JSON.stringify(typeof name === 'string' ? name.slice(0, 64) : name ?? null)}.` };
+    if (typeof name !== 'string' || !MOCK_NAME.test(name)) return { ok: false, status: 400, error: `The mock's "name" must be 1-48 letters, digits, ".", "_" or "-" (it becomes the target mock-<name>); got ${given(name)}.` };
     if (this.#mocks.has(name)) return { ok: false, status: 409, error: `A mock named "${name}" is already served (target ${MOCK_TARGET_PREFIX}${name}). Stop serving it first, or pick another name.` };
     if (this.#mocks.size >= this.#max) return { ok: false, status: 429, error: `${this.#max} mocks are served already, the most at once; stop one first (${this.names().join(', ')}).` };
-    if (timing !== undefined && !isMockTiming(timing)) return { ok: false, status: 400, error: `The mock's "timing" must be ${MOCK_TIMINGS.map((t) => `"${t}"`).join(' or ')} ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got ${JSON.stringify(typeof timing === 'string' ? timing.slice(0, 64) : timing)}.` };
-    if (strict !== undefined && typeof strict !== 'boolean') return { ok: false, status: 400, error: `The mock's "strict" must be true or false (true refuses a retry that does not echo the mock's token, or answers a key never asked; false, the default, serves it with a warning); got ${JSON.stringify(typeof strict === 'string' ? strict.slice(0, 64) : strict)}.` };
+    if (timing !== undefined && !isMockTiming(timing)) return { ok: false, status: 400, error: `The mock's "timing" must be ${MOCK_TIMINGS.map((t) => `"${t}"`).join(' or ')} ("recorded", the default, sends each answer and stream event as late as recorded; "fast" at once); got ${given(timing)}.` };
+    if (strict !== undefined && typeof strict !== 'boolean') return { ok: false, status: 400, error: `The mock's "strict" must be true or false (true refuses a retry that does not echo the mock's token, or answers a key never asked; false, the default, serves it with a warning); got ${given(strict)}.` };
     if (typeof capture !== 'string' || capture.trim() === '') return { ok: false, status: 400, error: 'The mock\'s "capture" must be the capture as text (JSONL or HAR, as the page exports it).' };
     const imported = importCapture(capture, { allowPartial: false });
     if (!imported.ok) return { ok: false, status: 400, error: `The capture for mock "${name}" could not be read: ${imported.error.where ? `${imported.error.where}: ` : ''}${imported.error.message}` };
