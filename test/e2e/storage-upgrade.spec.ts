@@ -5,23 +5,20 @@
 // number, the old records untouched), all of it there again after a reload.
 import type { ExchangeRecord } from '../../worker/protocol.ts';
 import { expect, InspectorPage, relayCall, test, toolsCall } from './fixtures.ts';
+import { SCHEMA_V1, type V1Store } from '../support/schema-v1.ts';
 
 const OLD = 120;
 const SESSION = 'old-session';
 
-// The version 1 layout, frozen as it shipped (never follow later changes here): the same
-// stores and indexes as test/unit/storage/upgrade.test.ts writes through fake-indexeddb.
-function writeVersion1(args: { session: string; records: ExchangeRecord[] }): Promise<number> {
+// The version 1 layout (test/support/schema-v1.ts), written in the page with IndexedDB's own API.
+function writeVersion1(args: { session: string; records: ExchangeRecord[]; layout: readonly V1Store[] }): Promise<number> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open('mrtr-inspector', 1);
     open.onupgradeneeded = () => {
-      const d = open.result;
-      const exchanges = d.createObjectStore('exchanges', { keyPath: 'id' });
-      exchanges.createIndex('by-session-time', ['session', 'startedAt']);
-      exchanges.createIndex('by-time', 'startedAt');
-      d.createObjectStore('sessions', { keyPath: 'id' }).createIndex('by-created', 'createdAt');
-      d.createObjectStore('targets', { keyPath: 'id' }).createIndex('by-url', 'url');
-      d.createObjectStore('settings');
+      for (const s of args.layout) {
+        const store = open.result.createObjectStore(s.name, s.keyPath === undefined ? {} : { keyPath: s.keyPath });
+        for (const [name, keyPath] of s.indexes) store.createIndex(name, keyPath);
+      }
     };
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
@@ -65,7 +62,7 @@ test('a version 1 capture database is upgraded in a real browser: its session an
   // A page of the origin that does not start the app: the database is written before the app opens it.
   await page.goto('/favicon.svg');
   const old = oldRecords();
-  expect(await page.evaluate(writeVersion1, { session: SESSION, records: old })).toBe(1);
+  expect(await page.evaluate(writeVersion1, { session: SESSION, records: old, layout: SCHEMA_V1 })).toBe(1);
   // Whatever an earlier test left in the relay's file is drained into the same session.
   const backlog = new Set((await relay.captureRecords()).map((r) => r.id)).size;
 

@@ -7,17 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
 import { DB_VERSION, upgrade, type MrtrSchema } from '../../../worker/storage/schema.js';
+import { SCHEMA_V1 } from '../../support/schema-v1.js';
 
-// The version 1 layout, frozen as it shipped (never follow later changes here).
+// The version 1 layout (test/support/schema-v1.ts).
 async function writeVersion1(name: string, records: StoredExchange[]): Promise<void> {
   const db = await openDB(name, 1, {
     upgrade(d) {
-      const exchanges = d.createObjectStore('exchanges', { keyPath: 'id' });
-      exchanges.createIndex('by-session-time', ['session', 'startedAt']);
-      exchanges.createIndex('by-time', 'startedAt');
-      d.createObjectStore('sessions', { keyPath: 'id' }).createIndex('by-created', 'createdAt');
-      d.createObjectStore('targets', { keyPath: 'id' }).createIndex('by-url', 'url');
-      d.createObjectStore('settings');
+      for (const s of SCHEMA_V1) {
+        const store = d.createObjectStore(s.name, s.keyPath === undefined ? {} : { keyPath: s.keyPath });
+        for (const [index, keyPath] of s.indexes) store.createIndex(index, keyPath);
+      }
     },
   });
   const tx = db.transaction(['exchanges', 'sessions', 'settings'], 'readwrite');
