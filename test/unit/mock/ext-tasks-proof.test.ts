@@ -20,6 +20,16 @@ const stops: (() => Promise<void>)[] = [];
 const taskIdsOf = (run: TaskRun) => [...new Set([...JSON.stringify(run.outcome).matchAll(/"taskId":"([^"]+)"/g)].map((m) => m[1]))];
 /** The run with its taskIds blanked: what two runs of one task are compared on. */
 const withoutTaskIds = (run: TaskRun) => JSON.parse(JSON.stringify(run).replace(/"taskId":"[^"]+"/g, '"taskId":"…"')) as TaskRun;
+/** A mock over HTTP (`--timing fast`) built from a recorded HAR, stopped after the test, with its log. */
+async function mockOf(har: unknown) {
+  const imported = importCapture(JSON.stringify(har));
+  if (!imported.ok) throw new Error(imported.error.message);
+  const matcher = new MockMatcher(buildMockBook(imported.exchanges));
+  const log: string[] = [];
+  const server = await startMockHttp(matcher, { port: 0, timing: 'fast', log: (l) => void log.push(l) });
+  stops.push(() => server.close());
+  return { matcher, server, log };
+}
 afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
@@ -35,13 +45,7 @@ describe('mock served to the ext-tasks client', () => {
     expect(real.kind).toBe('task');
     expect(real.outcome).toMatchObject({ status: 'completed' });
     expect(real.asked.map((a) => a.kind)).toEqual(['elicitation', 'sampling']);
-    const imported = importCapture(JSON.stringify(proxy.har()));
-    if (!imported.ok) throw new Error(imported.error.message);
-
-    const matcher = new MockMatcher(buildMockBook(imported.exchanges));
-    const log: string[] = [];
-    const server = await startMockHttp(matcher, { port: 0, timing: 'fast', log: (l) => void log.push(l) });
-    stops.push(() => server.close());
+    const { matcher, server, log } = await mockOf(proxy.har());
     expect(await taskFlow(server.url)).toEqual(real);
     expect(log).toEqual([]);
     const summary = summarize(matcher, 'ext-tasks', server.answered());
@@ -58,13 +62,7 @@ describe('mock served to the ext-tasks client', () => {
     await proxy.settled();
     expect(declined.outcome).not.toEqual(accepted.outcome);
     expect(declined.asked.map((a) => a.kind)).toEqual(['elicitation']);
-    const imported = importCapture(JSON.stringify(proxy.har()));
-    if (!imported.ok) throw new Error(imported.error.message);
-
-    const matcher = new MockMatcher(buildMockBook(imported.exchanges));
-    const log: string[] = [];
-    const server = await startMockHttp(matcher, { port: 0, timing: 'fast', log: (l) => void log.push(l) });
-    stops.push(() => server.close());
+    const { matcher, server, log } = await mockOf(proxy.har());
     // Equal creates are served from the recorded runs in turn (the accepted run first), so
     // each client starts on the run its answer does not select, and keeps the taskId that
     // run gave it: the outcome is the selected run's, under the client's taskId.
