@@ -47,14 +47,19 @@ export async function readBacklog(fetchFn: typeof fetch, url: string, onBatch: (
   const res = await fetchFn(url, { method: 'POST' });
   if (!res.ok || !res.body) return null;
   const head: BacklogHead = { drain: res.headers.get(DRAIN_HEADER), more: res.headers.get(MORE_HEADER) === '1', bytes: 0 };
-  // The bytes are kept for the careful reader, should the streaming one decline the text:
-  // bytes live outside the JS heap, where 30 MB of kept strings would be copied by every
-  // garbage collection while the drain is read.
-  const bytes: Uint8Array[] = [];
-  const opts = { allowPartial: true, batchSize: BACKLOG_BATCHES.first, batchGrowth: BACKLOG_BATCHES.growth, batchMax: BACKLOG_BATCHES.max };
-  const end = await importCaptureStream(sliced(decodedPieces(res.body, (b) => { bytes.push(b); head.bytes += b.byteLength; }), READ_SLICE_MS), opts, async (b) => onBatch(b));
+  // The bytes are kept for the careful reader, should the streaming one decline the text
+  // (bytes live outside the JS heap, where 30 MB of kept strings would be copied by every
+  // garbage collection while the drain is read), but only until the streaming reader
+  // chose JSONL, as it does for every backlog the relay writes: it then declines only text
+  // with no record in it, which the careful reader would find none in either. Kept to the
+  // end, a 64 MiB drain's bytes pressed the collector into full collections of every
+  // record held (the engine counts memory outside the heap towards its next collection).
+  let bytes: Uint8Array[] | null = [];
+  const chosen = (format: 'har' | 'jsonl') => { if (format === 'jsonl') bytes = null; };
+  const opts = { allowPartial: true, batchSize: BACKLOG_BATCHES.first, batchGrowth: BACKLOG_BATCHES.growth, batchMax: BACKLOG_BATCHES.max, chosen };
+  const end = await importCaptureStream(sliced(decodedPieces(res.body, (b) => { bytes?.push(b); head.bytes += b.byteLength; }), READ_SLICE_MS), opts, async (b) => onBatch(b));
   // Unusual text the streaming reader declines: the whole of it through the careful reader.
-  if (end.kind !== 'done') {
+  if (end.kind !== 'done' && bytes !== null) {
     const records = readJsonl(textOf(bytes)).exchanges;
     if (records.length) await onBatch(records);
   }

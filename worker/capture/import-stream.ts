@@ -23,6 +23,10 @@ export interface StreamImportOptions extends ImportOptions {
   batchMax?: number;
   /** Polled between pieces; true stops the import (`cancelled`). */
   cancelled?: () => boolean;
+  /** Told which reader the file's start chose, once: from then on, a JSONL file is only
+   *  declined when it holds no record at all (so a host keeping the text for a careful
+   *  re-read can let it go). */
+  chosen?: (format: 'har' | 'jsonl') => void;
 }
 
 /** How a streamed import ended. */
@@ -77,6 +81,7 @@ export async function importCaptureStream(
   let jsonl: JsonlStream | null = null;
   const feed = (text: string): boolean => (har ? har.push(text) : (jsonl!.push(text), true));
   const begin = (f: 'har' | 'jsonl') => {
+    opts.chosen?.(f);
     if (f === 'har') har = new HarChunks(opts, take);
     else jsonl = new JsonlStream((r) => {
       if (opts.session !== undefined) r.session = opts.session;

@@ -2,7 +2,7 @@
 // after a header line. Appenders (the relay) may write a record again as it progresses; the
 // last line for an id wins, and its position is where that id first appeared.
 import type { ExchangeRecord } from '../protocol.js';
-import { isObj, isProblem, own } from './fields.js';
+import { interner, isObj, isProblem, own } from './fields.js';
 import { readRecord } from './record-read.js';
 import { sanitizeRecord } from './sanitize.js';
 import type { ExportOptions, ImportOutcome, SkippedEntry } from './types.js';
@@ -36,15 +36,6 @@ export function exportJsonl(records: readonly ExchangeRecord[], opts: ExportOpti
 /** True when a parsed value is our header line. */
 export function isJsonlHeader(v: unknown): boolean {
   return isObj(v) && own(v, 'kind') === JSONL_KIND;
-}
-
-function parseLine(line: string): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(line) };
-  } catch (e) {
-    // RangeError (nesting deeper than the engine allows) lands here too.
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
 }
 
 /** What a JsonlStream read, once ended. */
@@ -86,10 +77,15 @@ export class JsonlStream {
   readonly #seqOf = new Map<string, number>();
   readonly #skipped: SkippedEntry[] = [];
   readonly #notes: string[] = [];
+  /** One copy of each short string records repeat (URL, method, header names and values):
+   *  JSON.parse makes a new one per line, and a read backlog is held whole until written. */
+  readonly #intern = interner();
   #carry = '';
   /** Characters of the overlong line being skipped, or -1 when none is. */
   #over = -1;
-  #held: { line: string | number; index: number } | null = null;
+  /** The newest complete line (its text, or its length past the limit), or null; and its index. */
+  #held: string | number | null = null;
+  #heldIndex = 0;
   #index = 0;
   #recordLines = 0;
 
@@ -110,8 +106,9 @@ export class JsonlStream {
       this.#carry = '';
       this.#over = -1;
       start = nl + 1;
-      if (this.#held) this.#line(this.#held.line, this.#held.index, false);
-      this.#held = { line, index: this.#index++ };
+      if (this.#held !== null) this.#line(this.#held, this.#heldIndex, false);
+      this.#held = line;
+      this.#heldIndex = this.#index++;
     }
     const rest = text.length - start;
     if (this.#over >= 0) this.#over += rest;
@@ -125,7 +122,7 @@ export class JsonlStream {
     const last: string | number = this.#over >= 0 ? this.#over : this.#carry;
     this.#carry = '';
     this.#over = -1;
-    if (this.#held) this.#line(this.#held.line, this.#held.index, typeof last === 'string' && !last.trim());
+    if (this.#held !== null) this.#line(this.#held, this.#heldIndex, typeof last === 'string' && !last.trim());
     this.#held = null;
     this.#line(last, this.#index++, true);
     return { count: this.#seqOf.size, skipped: this.#skipped, notes: this.#notes, recordLines: this.#recordLines };
@@ -139,27 +136,32 @@ export class JsonlStream {
       return;
     }
     let line = raw;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1); // CR of a CRLF
     if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (!line.trim()) return;
-    const where = `line ${i + 1}`;
+    // A record's line starts with its brace: only other lines need the (copying) trim.
+    if (line.charCodeAt(0) !== 123 && !line.trim()) return;
     this.#recordLines++;
-    const parsed = parseLine(line);
-    if ('error' in parsed) {
-      this.#skipped.push({ index: i, where, message: `${cut ? 'the last line is cut off or ' : ''}not valid JSON: ${parsed.error}` });
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      // RangeError (nesting deeper than the engine allows) lands here too.
+      const error = e instanceof Error ? e.message : String(e);
+      this.#skipped.push({ index: i, where: `line ${i + 1}`, message: `${cut ? 'the last line is cut off or ' : ''}not valid JSON: ${error}` });
       return;
     }
-    if (isJsonlHeader(parsed.value)) {
+    if (isJsonlHeader(value)) {
       this.#recordLines--;
-      const version = own(parsed.value as Record<string, unknown>, 'version');
+      const version = own(value as Record<string, unknown>, 'version');
       if (typeof version === 'number' && version > JSONL_VERSION) {
         this.#notes.push(`This capture was written by a newer mrtr-inspector (format version ${version}); fields this version does not know were left out.`);
       }
       return;
     }
     // Hazard: seq is set below from the id's first appearance, so pass a placeholder.
-    const rec = readRecord(parsed.value, '', 0);
+    const rec = readRecord(value, '', 0, this.#intern);
     if (isProblem(rec)) {
+      const where = `line ${i + 1}`;
       this.#skipped.push({ index: i, where: rec.where ? `${where}: ${rec.where}` : where, message: rec.message });
       return;
     }

@@ -49,6 +49,18 @@ describe('reading a relay backlog', () => {
     expect(ids).toEqual(Array.from({ length: n }, (_, i) => `r-${i}`));
   });
 
+  it('reads an answer the streaming reader declines through the careful one, from its first byte', async () => {
+    // A first line that is not JSON makes the start look like no JSONL of ours (a HAR, to
+    // the sniffer), so the streaming reader declines and the kept bytes are read whole.
+    const text = '{"v":1,"id":\n' + new TextDecoder().decode(backlog(30)).split('\n').slice(1).join('\n');
+    const ids: string[] = [];
+    const head = await readBacklog(answer(new TextEncoder().encode(text)), 'http://127.0.0.1:1/relay/api/backlog', (b) => {
+      for (const r of b) ids.push(r.id);
+    });
+    expect(head?.drain).toBe('d1');
+    expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => `r-${i}`));
+  });
+
   it('is null for an answer that is not a backlog', async () => {
     const refused = (async () => new Response('no', { status: 403 })) as typeof fetch;
     expect(await readBacklog(refused, 'http://127.0.0.1:1/relay/api/backlog', () => undefined)).toBeNull();

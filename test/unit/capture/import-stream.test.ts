@@ -65,6 +65,21 @@ describe('importing a capture as it is read', () => {
     expect((await stream('', 4)).end.kind).toBe('declined');
   });
 
+  it('says once which reader the start of the file chose, and for JSONL declines afterwards only a file with no record', async () => {
+    const told = async (text: string) => {
+      const formats: string[] = [];
+      const { end } = await stream(text, 5, { chosen: (f) => void formats.push(f) });
+      return { formats, end: end.kind };
+    };
+    expect(await told(exportJsonl(sampleRecords()))).toEqual({ formats: ['jsonl'], end: 'done' });
+    expect(await told(SDK)).toEqual({ formats: ['har'], end: 'done' });
+    expect(await told('not a capture')).toEqual({ formats: [], end: 'declined' });
+    // Our header and nothing else: chosen, then declined, and the careful reader finds no record either.
+    const headerOnly = exportJsonl([], { createdAt: '2026-01-01T00:00:00Z' }) + '\n\n';
+    expect(await told(headerOnly)).toEqual({ formats: ['jsonl'], end: 'declined' });
+    expect(readJsonl(headerOnly).exchanges).toEqual([]);
+  });
+
   it('hands on growing batches when asked: each `batchGrowth` times the one before, up to `batchMax`', async () => {
     const recs = Array.from({ length: 40 }, (_, i) => ({ ...sampleRecords()[0]!, id: `g-${i}`, seq: i }));
     const text = exportJsonl(recs, { createdAt: '2026-01-01T00:00:00Z' });
