@@ -1,6 +1,7 @@
 // The conversation list of the session on screen, through the typed filter: the rows come
-// from the worker, whole or as only the rows that changed since the page's copy
-// (list-update.ts), and replace the copy wholesale ($state.raw). Typing in the filter box
+// from the worker, whole or as only the rows that changed since the page's copy, folded into
+// that copy at the cost of what changed (row-store.ts), and each update replaces the list
+// object the views read ($state.raw). Typing in the filter box
 // waits FILTER_DELAY_MS for the next key before asking; Enter asks at once.
 //
 // Race, written down: filter edits and captures ask faster than the worker answers. Each
@@ -9,9 +10,9 @@
 //
 // A column sort (sort-rows.ts) is applied here, on the page's copy, so the list, j/k and
 // every reader of `list` see one order; deltas still apply to the worker's order beneath.
-import type { ConversationList } from '../../worker/facade.js';
+import type { ConversationList, ConversationSummary } from '../../worker/facade.js';
 import type { Calls } from './analysis-client.js';
-import { applyListUpdate } from './list-update.js';
+import { RowStore, type ListEntries } from './row-store.js';
 import { nextSort, sortRows, type RowSort } from './sort-rows.js';
 import type { ColumnId } from './pane-fit.js';
 
@@ -28,6 +29,8 @@ export interface RowsDeps {
 
 export class ConversationRows {
   #list = $state.raw<ConversationList | null>(null);
+  /** The page's copy of the rows, kept in place (row-store.ts); `#list` is its latest list. */
+  readonly #store = new RowStore();
   #sort = $state.raw<RowSort | null>(null);
   readonly #sorted = $derived.by((): ConversationList | null => {
     const list = this.#list;
@@ -57,8 +60,21 @@ export class ConversationRows {
 
   /** Where conversation `id` is in the rows; -1 when it is not there. */
   indexOf(id: string | null): number {
-    const items = this.#sorted?.items;
-    return items && id ? items.findIndex((c) => c.id === id) : -1;
+    const list = this.#sorted;
+    if (!list || !id) return -1;
+    // In capture order the store knows each row's place; a column sort is a reordered copy.
+    return list === this.#list ? this.#store.placeOf(id) : list.items.findIndex((c) => c.id === id);
+  }
+
+  /** The row of conversation `id`, if the list holds it (no walk of the rows). */
+  rowOf(id: string): ConversationSummary | undefined {
+    void this.#list; // read in a view, it follows the list's updates
+    return this.#store.rowOf(id);
+  }
+
+  /** The entries to draw, Console runs folded (`open`: the runs shown open). */
+  entries(open: ReadonlySet<string>, selected: string | null): ListEntries {
+    return this.#store.entries(this.#sorted?.items ?? [], open, selected);
   }
 
   /** Starts over on another session: the rows go, and an answer on its way is dropped. */
@@ -66,6 +82,7 @@ export class ConversationRows {
     this.#ticket++;
     this.#list = null;
     this.#listOf = null;
+    this.#store.reset();
   }
 
   /** The filter box's text; the rows follow once typing pauses. */
@@ -101,7 +118,8 @@ export class ConversationRows {
     this.#deps.report(null);
     // The bench (test/bench/ui.ts) measures from this mark to the first screen of rows.
     performance.mark('mrtr:list-answer');
-    const next = applyListUpdate(held ? this.#list : null, got.value);
+    if (!held) this.#store.reset();
+    const next = this.#store.apply(got.value);
     if (next === null) {
       this.#listOf = null; // nothing to apply a delta to: the next load asks for the whole list
       return void this.load();

@@ -9,6 +9,11 @@ import type { ConversationSummary, FindingCounts, OriginKind } from '../../worke
 /** The origins whose runs fold into one row. */
 const FOLDED: ReadonlySet<OriginKind | undefined> = new Set<OriginKind | undefined>(['discovery', 'tamper', 'check']);
 
+/** Whether `c` belongs to a run that folds (a group row once the run has two or more). */
+export function folds(c: ConversationSummary): boolean {
+  return c.run !== undefined && FOLDED.has(c.origin);
+}
+
 export type ListEntry =
   | { kind: 'row'; item: ConversationSummary; member: boolean }
   | { kind: 'group'; run: string; origin: OriginKind | null; count: number; open: boolean; findings: FindingCounts };
@@ -19,7 +24,7 @@ export type ListEntry =
  */
 export function groupRuns(items: readonly ConversationSummary[], open: ReadonlySet<string>, selected: string | null): ListEntry[] {
   const members = new Map<string, ConversationSummary[]>();
-  for (const c of items) if (c.run !== undefined && FOLDED.has(c.origin)) {
+  for (const c of items) if (c.run !== undefined && folds(c)) {
     const list = members.get(c.run);
     if (list) list.push(c);
     else members.set(c.run, [c]);

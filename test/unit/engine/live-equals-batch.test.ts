@@ -9,7 +9,7 @@ import type { ExchangeRecord, Finding } from '../../../worker/protocol.js';
 import { SessionModel } from '../../../worker/view/session-model.js';
 import { listOf, listUpdate } from '../../../worker/view/session-list.js';
 import type { ConversationList } from '../../../worker/view/types.js';
-import { applyListUpdate } from '../../../web/lib/list-update.js';
+import { RowStore } from '../../../web/lib/row-store.js';
 import type { StoredExchange } from '../../../worker/storage/index.js';
 import { reply } from '../../support/capture-builder.js';
 import { build, step, versions } from '../../support/live-capture.js';
@@ -55,6 +55,7 @@ describe('the live engine', () => {
       const model = new SessionModel();
       let last: EngineStep | undefined;
       // The page's copy, kept by applying only the changed rows of each build.
+      const rows = new RowStore();
       let page: ConversationList | null = null;
       let epoch: number | null = null;
       for (const b of batches) {
@@ -64,7 +65,7 @@ describe('the live engine', () => {
         const built = await model.built(() => [], 0);
         const update = listUpdate(built, '', epoch);
         if (epoch !== null) expect(update.kind).toBe('delta');
-        page = applyListUpdate(page, update);
+        page = rows.apply(update);
         epoch = update.epoch;
         expect(page).toEqual(listOf(built, ''));
       }
@@ -117,11 +118,12 @@ describe('the live engine', () => {
       let tick = 0;
       let budget = 0;
       const model = new SessionModel([], { checkMs: () => budget, engine: { checkChunk: chunk, now: () => tick++ } });
+      const rows = new RowStore();
       let page: ConversationList | null = null;
       let epoch: number | null = null;
       const follow = (built: Awaited<ReturnType<SessionModel['built']>>) => {
         const update = listUpdate(built, '', epoch);
-        page = applyListUpdate(page, update);
+        page = rows.apply(update);
         epoch = update.epoch;
         expect(page).toEqual(listOf(built, ''));
       };
