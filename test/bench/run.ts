@@ -25,7 +25,7 @@ if (process.env.BENCH_ONLY !== 'relay') {
   }
 }
 // BENCH_ONLY=core skips the browser benchmarks (they need Chromium and take minutes).
-const extras = process.env.BENCH_ONLY === 'core' ? [] : process.env.BENCH_ONLY === 'relay' ? ['./relay-memory.ts'] : ['./relay-memory.ts', './tap.ts', './ui.ts', './import.ts', './live-relay.ts', './wrap.ts', './startup.ts', './mock.ts'];
+const extras = process.env.BENCH_ONLY === 'core' ? [] : process.env.BENCH_ONLY === 'relay' ? ['./relay-memory.ts'] : ['./relay-memory.ts', './tap.ts', './ui.ts', './import.ts', './live-relay.ts', './page-rows.ts', './wrap.ts', './startup.ts', './mock.ts'];
 for (const extra of extras) {
   if (!existsSync(new URL(extra, import.meta.url))) continue;
   const mod = await import(extra);
