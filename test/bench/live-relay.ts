@@ -15,10 +15,12 @@
 //                                            LIVE_OPENS=3, LIVE_PORT=5204, CHROMIUM_PATH,
 //                                            LIVE_CPU_PROFILE=<path>: the workers' CPU profile
 //                                            of each size's first open, until listed, or with
-//                                            LIVE_CPU_PROFILE_PHASE=storing from listed to stored)
+//                                            LIVE_CPU_PROFILE_PHASE=storing from listed to stored;
+//                                            LIVE_TRACE=<path>: a Chrome trace, every thread, from
+//                                            listed until stored: <path>-<n>.json, for DevTools)
 // Prints figures and ratios from one run; asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,6 +48,27 @@ const STORING_SAMPLES = 20;
 const CPU_PROFILE = process.env.LIVE_CPU_PROFILE;
 /** `listing` (default): profile from navigating until listed; `storing`: from listed until stored and acknowledged. */
 const CPU_PROFILE_PHASE = process.env.LIVE_CPU_PROFILE_PHASE ?? 'listing';
+/** Where to write a Chrome trace (every thread: the page, the workers, IndexedDB) of each size's storing phase; none when unset. */
+const TRACE = process.env.LIVE_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'blink.user_timing', 'IndexedDB', 'disabled-by-default-v8.cpu_profiler', 'v8'];
+
+// A Chrome trace through the page's DevTools session (the whole browser's threads); `stop`
+// writes it where DevTools' Performance panel opens it.
+async function startTrace(page: Page): Promise<{ stop(path: string): Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => { for (const v of e.value) events.push(v); });
+  const complete = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordContinuously' }, transferMode: 'ReportEvents' });
+  return {
+    async stop(path) {
+      await cdp.send('Tracing.end');
+      await complete;
+      writeFileSync(path, JSON.stringify({ traceEvents: events }));
+      await cdp.detach();
+    },
+  };
+}
 
 interface Sample { fromSend: number; fromAnswer: number }
 export interface LiveResult { heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
@@ -54,7 +77,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Installed in every document before its scripts: stamps each change of the status bar's
-// exchange count, and records main-thread long tasks. A string, not a function: tsx wraps
+// exchange count (also as a performance mark named with the time), and records main-thread long tasks. A string, not a function: tsx wraps
 // named inner functions in a helper the page does not have.
 const PAGE_PROBE = `(() => {
   const live = window.__live = { counts: [], long: [] };
@@ -68,7 +91,9 @@ const PAGE_PROBE = `(() => {
     const n = m ? Number(m[0].replace(/,/g, '')) : -1;
     if (n !== last) {
       last = n;
-      live.counts.push({ n, t: Date.now() });
+      const t = Date.now();
+      live.counts.push({ n, t });
+      performance.mark('count ' + n + ' @' + t); // lines a trace (LIVE_TRACE) up with the wall clock
     }
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
@@ -167,6 +192,7 @@ async function measure(n: number): Promise<LiveResult> {
     const { t0, listed } = await openOn(page, origin, n);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
+    const trace = TRACE ? await startTrace(page) : null;
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -189,6 +215,7 @@ async function measure(n: number): Promise<LiveResult> {
     while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
     while (!acknowledged()) await sleep(50);
     const storedMs = Date.now() - t0;
+    if (trace) await trace.stop(`${TRACE}-${n}.json`);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') reportProfiles(`${CPU_PROFILE}-${n}-storing`, await probe.stopProfiles());
     // Settled: nothing more is drained (the count stays at n for a moment).
     await sleep(1000);
