@@ -67,7 +67,7 @@ export interface RelayFeedDeps {
   stored: (records: StoredExchange[]) => void;
   /** Another writer stored some of these first: the session's copies differ from storage's. */
   collided: (session: string, ids: string[]) => void;
-  /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
+  /** Resolves once what was laid is listed, not necessarily checked: writes wait for it (the list comes first). */
   quiet?: () => Promise<void>;
   /** The copies of a session the worker holds, when it holds it: a pushed record is numbered
    *  against them, without asking storage (capture/write-behind.ts). */

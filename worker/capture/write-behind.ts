@@ -3,8 +3,9 @@
 // be laid into its session (whole: there are no bodies in storage to read back yet), and
 // written afterwards, a chunk per transaction. A backlog batch waits while its run of drains
 // is read (`hold`, released at the end of the run or at its memory bound: capture/
-// backlog-drains.ts) and the owner has analysed what it was handed (`quiet`): a 20k backlog is listed
-// in the time its analysis takes, not its storage's. A pushed record is written at once,
+// backlog-drains.ts) and the owner has listed what it was handed (`quiet`: built, not
+// necessarily checked, so the writes run beside the trailing checks): a 20k backlog is
+// listed in the time its analysis takes, not its storage's. A pushed record is written at once,
 // held by nothing: the relay keeps no copy of it, so it must not wait in memory. Whatever
 // is written is reported as stored (the owner may then keep it lean, the other tabs are
 // told); a write storage refuses is reported with its copies (the page holds them). Nothing
@@ -46,7 +47,7 @@ export interface WriteBehindDeps {
   refused(records: readonly ExchangeRecord[], session: string | null, error: StorageErrorInfo): void;
   /** Another writer stored some of these first: what was laid for them has other numbers. */
   collided(session: string, ids: string[]): void;
-  /** Resolves once what was laid is analysed (writes wait for it: the list comes first). */
+  /** Resolves once what was laid is listed, not necessarily checked (writes wait for it: the list comes first). */
   quiet?(): Promise<void>;
 }
 

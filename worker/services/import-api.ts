@@ -45,7 +45,7 @@ export interface ImportDeps {
   importText: (text: string, fileName: string, allowPartial: boolean) => Promise<ImportAnswer>;
   /** The session shown early changed: analyse it and tell the page. */
   touched?: (session: string) => void;
-  /** Resolves once what was laid is analysed: writes wait for it (the list comes first). */
+  /** Resolves once what was laid is listed (not necessarily checked): writes wait for it (the list comes first). */
   quiet?: () => Promise<void>;
   /** The file is being read: its records are listed first, checked once it is read. */
   reading?: () => () => void;

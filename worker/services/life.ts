@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 import type { Answer, KeyInfo } from '../view/types.js';
 import type { ServiceContext } from './context.js';
 
-export function createLifeService({ store, keyring, owner, guard, analysed, reading, loadedModel, arriving, cleared }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'analysed' | 'reading' | 'loadedModel' | 'arriving' | 'cleared'>) {
+export function createLifeService({ store, keyring, owner, guard, listed, reading, loadedModel, arriving, cleared }: Pick<ServiceContext, 'store' | 'keyring' | 'owner' | 'guard' | 'listed' | 'reading' | 'loadedModel' | 'arriving' | 'cleared'>) {
   let feed: RelayFeed | null = null;
 
   return {
@@ -32,7 +32,7 @@ export function createLifeService({ store, keyring, owner, guard, analysed, read
             laid: (records) => arriving(owner.apply(records, { unstored: true })),
             stored: (records) => void owner.stored(records),
             collided: (session) => owner.reload(session),
-            quiet: analysed,
+            quiet: listed,
             reading,
             arriving,
             known: (session) => {

@@ -16,7 +16,7 @@ import type { ImportAnswer, ImportRefusal, Imported } from '../view/types.js';
 import { safeName, VERSION, type ServiceContext } from './context.js';
 import { createImportApi } from './import-api.js';
 
-export function createTransferService({ store, sessions, keyring, guard, checkedOf, modelOf, owner, analysed, reading, checkMs }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'checkedOf' | 'modelOf' | 'owner' | 'analysed' | 'reading' | 'checkMs'>) {
+export function createTransferService({ store, sessions, keyring, guard, checkedOf, modelOf, owner, listed, reading, checkMs }: Pick<ServiceContext, 'store' | 'sessions' | 'keyring' | 'guard' | 'checkedOf' | 'modelOf' | 'owner' | 'listed' | 'reading' | 'checkMs'>) {
   /**
    * Reads a HAR or JSONL file into a new capture session. A damaged file is refused with
    * what was skipped and how many entries are readable, unless `allowPartial`.
@@ -53,7 +53,7 @@ export function createTransferService({ store, sessions, keyring, guard, checked
 
   const streamed = createImportApi({
     store, sessions, importText: (text, name, partial) => importText(text, name, partial),
-    touched: (session) => owner.touched(session), quiet: analysed, reading, checkMs,
+    touched: (session) => owner.touched(session), quiet: listed, reading, checkMs,
   });
 
   return {

@@ -37,6 +37,7 @@ function services(store = memoryStore()) {
     modelOf: (s: string) => sessions.get(s)!,
     owner: new CaptureOwner({ store, sessions, analyseSoon: () => undefined }),
     analysed: async () => undefined,
+    listed: async () => undefined,
     reading: () => () => undefined,
     checkMs: () => undefined,
   };
