@@ -43,12 +43,12 @@ export interface ServiceContext {
   checkedOf: (session: string) => ReturnType<SessionModel['built']>;
   /** Schedules the analysis of a session that changed. */
   analyseSoon: (session: string) => void;
-  /** Resolves once what the owner laid in so far is analysed, checks included (checks that wait for a batch's listing use it). */
+  /** Resolves once what the owner laid in so far is analysed, checks included, and the page had a moment to read it (the check gate waits for it). */
   analysed: () => Promise<void>;
   /**
-   * Resolves once what the owner laid in so far is listed (built, not necessarily checked)
-   * and the page had a moment to read it: relay and import writes wait for this, so they run
-   * beside the trailing checks instead of after them.
+   * Resolves once what the owner laid in so far is listed (built, not necessarily checked):
+   * relay and import writes wait for this, so they run beside the trailing checks instead of
+   * after them.
    */
   listed: () => Promise<void>;
   /**
@@ -212,33 +212,28 @@ export function createContext(): ServiceContext {
   // it, has had a moment to read its view (a page reads within a few ms of being told; a
   // write started before that read would make the read wait behind it).
   async function analysed(): Promise<void> {
-    await afterPageRead(async () => {
+    const idle = async () => {
+      await new Promise((r) => setTimeout(r, 0));
       await owner.settled();
       await Promise.all([...analysers.values()].map((c) => c.idle()));
-    });
-  }
-
-  // Listed means: what was handed to the owner is laid in and every loaded session is built
-  // at its current version (threaded and listed; what the build left unchecked is checked in
-  // slices meanwhile, and a write does not wait for them), and the page, told of it, has had
-  // its moment to read. A build here is what a page's read would make.
-  async function listed(): Promise<void> {
-    await afterPageRead(async () => {
-      await owner.settled();
-      for (const session of [...sessions.keys()]) await loadedModel(session)?.built(keysFor, keyring.version);
-    });
-  }
-
-  // `idle` once, then again after the page's read time if the page was told of a change
-  // within it (a page reads within a few ms of being told; a write started before that read
-  // would make the read wait behind it).
-  async function afterPageRead(idle: () => Promise<void>): Promise<void> {
-    await new Promise((r) => setTimeout(r, 0));
+    };
     await idle();
     const since = Date.now() - owner.lastTold;
     if (since >= PAGE_READ_MS) return;
     await new Promise((r) => setTimeout(r, PAGE_READ_MS - since));
     await idle();
+  }
+
+  // Listed means: what was handed to the owner is laid in and every loaded session is built
+  // at its current version (threaded and listed). What the builds left unchecked is checked
+  // in slices meanwhile, and a write waits for none of it; nor for the page's read, as
+  // `analysed` does: while checks run the page is told every 250 ms, and chunks that waited
+  // out each of those reads were stored slower than after the checks (docs/benchmarks.md).
+  // A build here is what a page's read would make.
+  async function listed(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 0));
+    await owner.settled();
+    for (const session of [...sessions.keys()]) await loadedModel(session)?.built(keysFor, keyring.version);
   }
 
   // Notices heard, relay records and Console sends are laid into the sessions by the owner;

@@ -75,9 +75,9 @@ export function createImportApi({ store, sessions, importText, touched, quiet, r
       // Set inside the batch callback: typed wide so the checker does not narrow it to null.
       let session = null as { id: string; name: string; createdAt: number } | null;
       // Records are laid into the model as read, kept whole, and written behind once the
-      // file is read (or 256 MiB wait), one transaction at a time after the analysis caught
-      // up: a file is listed in the time its reading and analysis take, and stored after
-      // (the answer waits for that).
+      // file is read (or 256 MiB wait), one transaction at a time once what was laid is
+      // listed (its checks run beside the writes): a file is listed in the time its reading
+      // and analysis take, and stored after (the answer waits for that).
       let writing: Promise<void> = Promise.resolve();
       let held = reading?.();
       /** The file is read: what was listed may be checked now (once). */
