@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import type { ConversationList, ConversationSummary, ListUpdate } from '../../worker/facade.js';
 import { RowStore } from '../../web/lib/row-store.js';
 import { groupRuns } from '../../web/lib/run-groups.js';
+import { foldListUpdate } from '../support/list-fold.js';
 
 const UPDATES = 60;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -24,21 +25,13 @@ function row(i: number, version = 0): ConversationSummary {
   };
 }
 
-// The page's fold before the row store (list-update.ts at 50e8f94), then ConversationList's
+// The page's fold before the row store (test/support/list-fold.ts), then ConversationList's
 // entries (groupRuns) and its selection effect (findIndex over the entries).
 function before(held: ConversationList, update: Extract<ListUpdate, { kind: 'delta' }>, selected: string): ConversationList {
-  const gone = new Set(update.removed);
-  const fresh = new Map(update.changed.map((r) => [r.id, r]));
-  const items: ConversationSummary[] = [];
-  for (const r of held.items) {
-    if (gone.has(r.id)) continue;
-    items.push(fresh.get(r.id) ?? r);
-    fresh.delete(r.id);
-  }
-  for (const r of fresh.values()) items.push(r);
-  const entries = groupRuns(items, new Set(), selected);
+  const list = foldListUpdate(held, update)!;
+  const entries = groupRuns(list.items, new Set(), selected);
   if (entries.findIndex((e) => e.kind === 'row' && e.item.id === selected) < -1) throw new Error('unreachable');
-  return { items, stats: update.stats, filter: update.filter };
+  return list;
 }
 
 function after(store: RowStore, update: ListUpdate, selected: string): void {

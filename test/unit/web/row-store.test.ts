@@ -6,28 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationList, ConversationSummary, ListUpdate } from '../../../worker/facade.js';
 import { RowStore } from '../../../web/lib/row-store.js';
 import { groupRuns } from '../../../web/lib/run-groups.js';
-
-/** What the copy must be after `update` (the fold the page did before the store, each row copied). */
-function folded(held: ConversationList | null, update: ListUpdate): ConversationList | null {
-  if (update.kind === 'whole') return update.list;
-  if (held === null) return null;
-  const gone = new Set(update.removed);
-  const fresh = new Map(update.changed.map((r) => [r.id, r]));
-  const items: ConversationSummary[] = [];
-  for (const row of held.items) {
-    if (gone.has(row.id)) continue;
-    items.push(fresh.get(row.id) ?? row);
-    fresh.delete(row.id);
-  }
-  // New rows after the held ones; sorted by first exchange when one belongs before a row before it.
-  let sorted = true;
-  for (const r of fresh.values()) {
-    if (items.length > 0 && items[items.length - 1]!.firstSeq > r.firstSeq) sorted = false;
-    items.push(r);
-  }
-  if (!sorted) items.sort((a, b) => a.firstSeq - b.firstSeq);
-  return { items, stats: update.stats, filter: update.filter };
-}
+import { foldListUpdate as folded } from '../../support/list-fold.js';
 
 const stats = { conversations: 0, exchanges: 0, errors: 0, warnings: 0, totalConversations: 0, filtered: false, expected: 0, checking: 0 };
 
