@@ -18,7 +18,8 @@
 // copy of one id is therefore merged, never appended: `supersedes` lets only a later state
 // (pending → streaming → complete/aborted/failed) or more events replace what is stored,
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
-// which is what makes two open tabs merging the same push harmless too).
+// which is what makes two open tabs draining the same backlog harmless too). A push is
+// written by one tab only (capture/push-writer.ts): the others follow its notices.
 //
 // Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
 // once, then only what is new. The page keeps each open exchange's record as the pushes
@@ -39,6 +40,7 @@ import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { BacklogDrains } from './backlog-drains.js';
 import { applyPush } from './relay-push.js';
+import type { PushWriter } from './push-writer.js';
 import type { CaptureNotice } from './notices.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -80,7 +82,12 @@ export interface RelayFeedDeps {
   announce: (notice: CaptureNotice) => void;
   /** The memory bound of a backlog run (capture/backlog-drains.ts; a test's own). */
   readAheadBytes?: number;
+  /** Whether this tab writes the pushes (capture/push-writer.ts); unset: it does. */
+  writer?: Pick<PushWriter, 'leading' | 'onLead'>;
 }
+
+/** Pushes a following tab keeps at most while no notice says they are stored (the oldest go first). */
+export const FOLLOWED_MAX = 10_000;
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -100,6 +107,8 @@ export class RelayFeed {
   #taking: Promise<void> | null = null;
   /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
   #live = new Map<string, ExchangeRecord>();
+  /** Pushes heard while another tab writes them, newest copy per id, until a notice says stored. */
+  readonly #followed = new Map<string, ExchangeRecord>();
   readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
   #drainAgain = false;
@@ -125,6 +134,12 @@ export class RelayFeed {
         else for (const r of records) deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       },
     });
+    // Becoming the writer (the one before is gone): what it may not have stored is taken.
+    deps.writer?.onLead(() => {
+      const kept = [...this.#followed.values()];
+      this.#followed.clear();
+      for (const r of kept) this.#queue(r);
+    });
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
@@ -146,6 +161,14 @@ export class RelayFeed {
     source.onerror = () => undefined;
   }
 
+  /** A notice another tab posted: what it says is stored is not kept for taking over. */
+  heard(notice: CaptureNotice): void {
+    if (this.#followed.size === 0) return;
+    if (notice.type === 'exchanges-stored') for (const id of notice.ids) this.#followed.delete(id);
+    // A refused write (unsaved, storage error) stored nothing: kept, for whoever writes next.
+    else if (notice.type !== 'storage-error' && notice.type !== 'exchange-unsaved') this.#followed.delete(notice.id);
+  }
+
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
   forgetNumbers(session: string): void {
     this.#behind.forgetNumbers(session);
@@ -154,6 +177,7 @@ export class RelayFeed {
   stop(): void {
     this.#stopped = true;
     this.#pending.clear();
+    this.#followed.clear();
     this.#behind.stop();
     this.#source?.close();
     this.#source = null;
@@ -182,7 +206,17 @@ export class RelayFeed {
     if (!r) return;
     if (r.state === 'pending' || r.state === 'streaming') this.#live.set(r.id, r);
     else this.#live.delete(r.id);
-    this.#queue(r);
+    if (this.#deps.writer && !this.#deps.writer.leading) this.#follow(r);
+    else this.#queue(r);
+  }
+
+  // Another tab writes this push: kept (newest copy) until its notice comes.
+  #follow(r: ExchangeRecord): void {
+    const have = this.#followed.get(r.id);
+    if (have && !supersedes(r, have)) return;
+    this.#followed.delete(r.id); // re-inserted last: the Map's order is the age
+    this.#followed.set(r.id, r);
+    if (this.#followed.size > FOLLOWED_MAX) this.#followed.delete(this.#followed.keys().next().value!);
   }
 
   #drain(): void {

@@ -21,7 +21,7 @@
 // a take holding an id that a take of the other lane is numbering waits for that one; and a
 // copy of an id laid but not yet written is compared in memory (`supersedes`) and keeps its
 // number, so the same id is never numbered twice by this worker. Another writer (a second
-// tab draining the same backlog, or hearing the same push) may number it too: the first
+// tab draining the same backlog; a push has one writer, capture/push-writer.ts) may number it too: the first
 // write wins, and the loser's copy is merged into what won (keeping that number) and
 // reported as collided, so its owner reloads the session from storage. Later copies of a
 // collided id are merged too.

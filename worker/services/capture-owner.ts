@@ -37,11 +37,14 @@ export class CaptureOwner {
     this.#deps = deps;
   }
 
-  /** Listens on the capture channel (once; a second call replaces the first channel). */
-  hear(channel: NoticeChannel): void {
+  /** Listens on the capture channel (once; a second call replaces the first channel); `also` hears every notice too. */
+  hear(channel: NoticeChannel, also?: (n: CaptureNotice) => void): void {
     this.#channel?.close();
     this.#channel = channel;
-    channel.onmessage = (e) => this.notice(e.data);
+    channel.onmessage = (e) => {
+      this.notice(e.data);
+      also?.(e.data);
+    };
   }
 
   /** Posts a notice for the other listeners (other tabs' workers, the page); never to this owner. */

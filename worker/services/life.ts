@@ -1,6 +1,7 @@
 // The worker's own life: its start (`init`), the Web Lock that lets the page see a death
 // that fires no event (`lifeline`), and the protocol version it speaks.
 import { CAPTURE_CHANNEL } from '../capture/notices.js';
+import { PushWriter } from '../capture/push-writer.js';
 import { RelayFeed } from '../capture/relay-feed.js';
 import { DEMO_STATE_KEY } from '../demo-key.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
@@ -24,9 +25,13 @@ export function createLifeService({ store, keyring, owner, guard, listed, readin
     async init(opts: { demoServer: string; capture?: string }): Promise<Answer<KeyInfo[]>> {
       keyring.set(opts.demoServer, DEMO_STATE_KEY, { builtIn: true });
       if (opts.capture !== undefined && !feed && typeof BroadcastChannel === 'function') {
-        owner.hear(new BroadcastChannel(CAPTURE_CHANNEL));
+        // A relay push is written by one tab only (capture/push-writer.ts); the others list
+        // it from the writer's notices, which the feed hears too.
+        owner.hear(new BroadcastChannel(CAPTURE_CHANNEL), (n) => feed?.heard(n));
         if (typeof EventSource === 'function') {
+          const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
           feed = new RelayFeed({
+            writer: new PushWriter(locks),
             store, base: opts.capture, openEvents: (url) => new EventSource(url),
             // Laying in is awaited by the checks too: the session may be loaded first.
             laid: (records) => arriving(owner.apply(records, { unstored: true })),
