@@ -2,8 +2,9 @@
 // inspector page, so with two tabs open both analysis workers used to number and write each
 // push: the second write found the id stored (another number), merged into it, and made its
 // worker read the whole session again from storage (capture/write-behind.ts, `collided`),
-// once per live call (at 100k exchanges, every one read and analysed again). Now the tabs elect one writer through a Web
-// Lock held for the worker's life: the holder numbers, lays in and writes the pushes; every
+// once per live call (at 100k exchanges, every one read and analysed again). Now the tabs
+// elect one writer through a Web Lock held for the worker's life: the holder numbers, lays
+// in and writes the pushes; every
 // other tab follows, listing what the writer stored as its notices come (the capture
 // channel, as for the tap's writes), and keeps the pushes it heard, newest copy per id, until
 // a notice says they are stored. When the writer's worker ends (its tab closed, crashed), the
