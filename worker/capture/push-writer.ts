@@ -9,7 +9,8 @@
 // channel, as for the tap's writes), and keeps the pushes it heard, newest copy per id, until
 // a notice says they are stored. When the writer's worker ends (its tab closed, crashed), the
 // lock passes to a follower, which takes what it kept and no notice covered, so nothing the
-// writer did not store is lost.
+// writer did not store is lost; a follower also writes a push no notice covered within
+// FOLLOW_WAIT_MS (capture/relay-feed.ts), which the writer never got.
 //
 // Without Web Locks (Node, tests) every feed writes, as before.
 

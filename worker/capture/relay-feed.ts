@@ -84,10 +84,21 @@ export interface RelayFeedDeps {
   readAheadBytes?: number;
   /** Whether this tab writes the pushes (capture/push-writer.ts); unset: it does. */
   writer?: Pick<PushWriter, 'leading' | 'onLead'>;
+  /** How long a following tab waits for the writer's notice of a push before writing it itself (a test's own). */
+  followWaitMs?: number;
 }
 
 /** Pushes a following tab keeps at most while no notice says they are stored (the oldest go first). */
 export const FOLLOWED_MAX = 10_000;
+
+/**
+ * How long a following tab waits for the writer's notice of a push it heard before it writes
+ * the push itself. The writer's notice comes within milliseconds of its write; none after
+ * this long means the writer never got the push (the relay dropped its stream as too slow, it
+ * was reconnecting) and the relay kept no copy, so this tab is the only one holding it. A
+ * writer that was only late makes this tab's write collide: merged, that session read again.
+ */
+export const FOLLOW_WAIT_MS = 5_000;
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -107,8 +118,9 @@ export class RelayFeed {
   #taking: Promise<void> | null = null;
   /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
   #live = new Map<string, ExchangeRecord>();
-  /** Pushes heard while another tab writes them, newest copy per id, until a notice says stored. */
-  readonly #followed = new Map<string, ExchangeRecord>();
+  /** Pushes heard while another tab writes them, newest copy per id (and when it came), until a notice says stored. */
+  readonly #followed = new Map<string, { r: ExchangeRecord; at: number }>();
+  #sweep: ReturnType<typeof setInterval> | null = null;
   readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
   #drainAgain = false;
@@ -135,11 +147,7 @@ export class RelayFeed {
       },
     });
     // Becoming the writer (the one before is gone): what it may not have stored is taken.
-    deps.writer?.onLead(() => {
-      const kept = [...this.#followed.values()];
-      this.#followed.clear();
-      for (const r of kept) this.#queue(r);
-    });
+    deps.writer?.onLead(() => this.#takeFollowed(() => true));
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
@@ -178,6 +186,7 @@ export class RelayFeed {
     this.#stopped = true;
     this.#pending.clear();
     this.#followed.clear();
+    this.#stopSweep();
     this.#behind.stop();
     this.#source?.close();
     this.#source = null;
@@ -210,13 +219,35 @@ export class RelayFeed {
     else this.#queue(r);
   }
 
-  // Another tab writes this push: kept (newest copy) until its notice comes.
+  // Another tab writes this push: kept (newest copy) until its notice comes, or written here
+  // once none came in FOLLOW_WAIT_MS.
   #follow(r: ExchangeRecord): void {
     const have = this.#followed.get(r.id);
-    if (have && !supersedes(r, have)) return;
+    if (have && !supersedes(r, have.r)) return;
     this.#followed.delete(r.id); // re-inserted last: the Map's order is the age
-    this.#followed.set(r.id, r);
+    this.#followed.set(r.id, { r, at: Date.now() });
     if (this.#followed.size > FOLLOWED_MAX) this.#followed.delete(this.#followed.keys().next().value!);
+    const wait = this.#deps.followWaitMs ?? FOLLOW_WAIT_MS;
+    this.#sweep ??= setInterval(() => {
+      const before = Date.now() - wait;
+      this.#takeFollowed((kept) => kept.at <= before);
+      if (this.#followed.size === 0) this.#stopSweep();
+    }, Math.max(10, wait / 5));
+  }
+
+  // The kept pushes `which` picks, taken as this tab's own (numbered, laid in, written).
+  #takeFollowed(which: (kept: { r: ExchangeRecord; at: number }) => boolean): void {
+    for (const [id, kept] of this.#followed) {
+      if (!which(kept)) continue;
+      this.#followed.delete(id);
+      this.#queue(kept.r);
+    }
+    if (this.#followed.size === 0) this.#stopSweep();
+  }
+
+  #stopSweep(): void {
+    if (this.#sweep !== null) clearInterval(this.#sweep);
+    this.#sweep = null;
   }
 
   #drain(): void {

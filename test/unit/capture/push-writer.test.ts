@@ -1,7 +1,8 @@
 // One tab writes the relay's pushes (capture/push-writer.ts): with two tabs open, each push is
 // numbered and written once, by the worker holding the writer lock; the other keeps what it
 // hears until the writer's notice says it is stored, and takes what is left when the lock
-// comes to it (the writer's tab closed), so nothing goes unwritten.
+// comes to it (the writer's tab closed) or when no notice came in time, so nothing goes
+// unwritten.
 import { describe, expect, it } from 'vitest';
 import { PushWriter, PUSH_WRITER_LOCK, type WriterLocks } from '../../../worker/capture/push-writer.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
@@ -41,12 +42,12 @@ function fakeLocks() {
 }
 
 /** A tab's feed: its event stream, what it laid in and what it announced. */
-function tab(writer: PushWriter, channel: { post: (from: RelayFeed, n: CaptureNotice) => void }) {
+function tab(writer: PushWriter, channel: { post: (from: RelayFeed, n: CaptureNotice) => void }, followWaitMs?: number) {
   const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
   const laid: StoredExchange[] = [];
   const feed: RelayFeed = new RelayFeed({
     store: fakeCaptureStore(async () => []), fetch: (async () => new Response('', { status: 404 })) as typeof fetch,
-    base: 'http://127.0.0.1:1/', openEvents: () => events, writer,
+    base: 'http://127.0.0.1:1/', openEvents: () => events, writer, followWaitMs,
     laid: (records) => void laid.push(...records), stored: () => undefined, collided: () => { throw new Error('collided'); },
     announce: (n) => channel.post(feed, n),
   });
@@ -95,6 +96,26 @@ describe('the writer of relay pushes', () => {
     b.push(call('z', 'pending'));
     await b.feed.idle();
     expect(b.laid.map((r) => r.id)).toEqual(['y', 'z']);
+    b.feed.stop();
+  });
+
+  it('a follower writes a push itself when the writer\'s notice does not come in time (the writer never got it)', async () => {
+    const { locks } = fakeLocks();
+    const feeds: RelayFeed[] = [];
+    const channel = { post: (from: RelayFeed, n: CaptureNotice) => { for (const f of feeds) if (f !== from) f.heard(n); } };
+    const a = tab(new PushWriter(locks), channel);
+    const b = tab(new PushWriter(locks), channel, 40);
+    feeds.push(a.feed, b.feed);
+    await Promise.resolve();
+    // Both hear x (the writer writes it, its notice comes); only b hears y (the relay dropped a's stream).
+    for (const t of [a, b]) t.push(call('x', 'complete'));
+    b.push(call('y', 'complete'));
+    await a.feed.idle();
+    await new Promise((r) => setTimeout(r, 150));
+    await b.feed.idle();
+    expect(a.laid.map((r) => r.id)).toEqual(['x']);
+    expect(b.laid.map((r) => r.id)).toEqual(['y']);
+    a.feed.stop();
     b.feed.stop();
   });
 });
