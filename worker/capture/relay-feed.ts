@@ -40,7 +40,7 @@ import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { BacklogDrains } from './backlog-drains.js';
 import { applyPush } from './relay-push.js';
-import type { PushWriter } from './push-writer.js';
+import { FollowedPushes, type PushWriter } from './push-writer.js';
 import type { CaptureNotice } from './notices.js';
 import { WriteBehind } from './write-behind.js';
 
@@ -84,21 +84,10 @@ export interface RelayFeedDeps {
   readAheadBytes?: number;
   /** Whether this tab writes the pushes (capture/push-writer.ts); unset: it does. */
   writer?: Pick<PushWriter, 'leading' | 'onLead'>;
-  /** How long a following tab waits for the writer's notice of a push before writing it itself (a test's own). */
+  /** How long a following tab waits for the writer's notice of a push before writing it itself (FOLLOW_WAIT_MS; a test's own). */
   followWaitMs?: number;
 }
 
-/** Pushes a following tab keeps at most while no notice says they are stored (the oldest go first). */
-export const FOLLOWED_MAX = 10_000;
-
-/**
- * How long a following tab waits for the writer's notice of a push it heard before it writes
- * the push itself. The writer's notice comes within milliseconds of its write; none after
- * this long means the writer never got the push (the relay dropped its stream as too slow, it
- * was reconnecting) and the relay kept no copy, so this tab is the only one holding it. A
- * writer that was only late makes this tab's write collide: merged, that session read again.
- */
-export const FOLLOW_WAIT_MS = 5_000;
 
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
@@ -118,9 +107,8 @@ export class RelayFeed {
   #taking: Promise<void> | null = null;
   /** Open exchanges as the pushes since the last `open` built them (the base of the next delta). */
   #live = new Map<string, ExchangeRecord>();
-  /** Pushes heard while another tab writes them, newest copy per id (and when it came), until a notice says stored. */
-  readonly #followed = new Map<string, { r: ExchangeRecord; at: number }>();
-  #sweep: ReturnType<typeof setInterval> | null = null;
+  /** Pushes heard while another tab writes them (capture/push-writer.ts). */
+  readonly #followed: FollowedPushes;
   readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
   #drainAgain = false;
@@ -147,7 +135,8 @@ export class RelayFeed {
       },
     });
     // Becoming the writer (the one before is gone): what it may not have stored is taken.
-    deps.writer?.onLead(() => this.#takeFollowed(() => true));
+    this.#followed = new FollowedPushes((r) => this.#queue(r), deps.followWaitMs);
+    deps.writer?.onLead(() => this.#followed.takeAll());
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
@@ -171,10 +160,7 @@ export class RelayFeed {
 
   /** A notice another tab posted: what it says is stored is not kept for taking over. */
   heard(notice: CaptureNotice): void {
-    if (this.#followed.size === 0) return;
-    if (notice.type === 'exchanges-stored') for (const id of notice.ids) this.#followed.delete(id);
-    // A refused write (unsaved, storage error) stored nothing: kept, for whoever writes next.
-    else if (notice.type !== 'storage-error' && notice.type !== 'exchange-unsaved') this.#followed.delete(notice.id);
+    this.#followed.heard(notice);
   }
 
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
@@ -185,8 +171,7 @@ export class RelayFeed {
   stop(): void {
     this.#stopped = true;
     this.#pending.clear();
-    this.#followed.clear();
-    this.#stopSweep();
+    this.#followed.stop();
     this.#behind.stop();
     this.#source?.close();
     this.#source = null;
@@ -215,39 +200,8 @@ export class RelayFeed {
     if (!r) return;
     if (r.state === 'pending' || r.state === 'streaming') this.#live.set(r.id, r);
     else this.#live.delete(r.id);
-    if (this.#deps.writer && !this.#deps.writer.leading) this.#follow(r);
+    if (this.#deps.writer && !this.#deps.writer.leading) this.#followed.keep(r);
     else this.#queue(r);
-  }
-
-  // Another tab writes this push: kept (newest copy) until its notice comes, or written here
-  // once none came in FOLLOW_WAIT_MS.
-  #follow(r: ExchangeRecord): void {
-    const have = this.#followed.get(r.id);
-    if (have && !supersedes(r, have.r)) return;
-    this.#followed.delete(r.id); // re-inserted last: the Map's order is the age
-    this.#followed.set(r.id, { r, at: Date.now() });
-    if (this.#followed.size > FOLLOWED_MAX) this.#followed.delete(this.#followed.keys().next().value!);
-    const wait = this.#deps.followWaitMs ?? FOLLOW_WAIT_MS;
-    this.#sweep ??= setInterval(() => {
-      const before = Date.now() - wait;
-      this.#takeFollowed((kept) => kept.at <= before);
-      if (this.#followed.size === 0) this.#stopSweep();
-    }, Math.max(10, wait / 5));
-  }
-
-  // The kept pushes `which` picks, taken as this tab's own (numbered, laid in, written).
-  #takeFollowed(which: (kept: { r: ExchangeRecord; at: number }) => boolean): void {
-    for (const [id, kept] of this.#followed) {
-      if (!which(kept)) continue;
-      this.#followed.delete(id);
-      this.#queue(kept.r);
-    }
-    if (this.#followed.size === 0) this.#stopSweep();
-  }
-
-  #stopSweep(): void {
-    if (this.#sweep !== null) clearInterval(this.#sweep);
-    this.#sweep = null;
   }
 
   #drain(): void {
