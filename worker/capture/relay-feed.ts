@@ -88,7 +88,6 @@ export interface RelayFeedDeps {
   followWaitMs?: number;
 }
 
-
 // The notice a tap would have posted for a record at this stage.
 function noticeFor(r: StoredExchange): CaptureNotice {
   const type = r.state === 'pending' ? 'exchange-start'
@@ -134,8 +133,9 @@ export class RelayFeed {
         else for (const r of records) deps.announce({ type: 'exchange-unsaved', id: r.id, record: { ...r, session }, error });
       },
     });
-    // Becoming the writer (the one before is gone): what it may not have stored is taken.
+    // Pushes another tab writes are kept, taken as this tab's own when none of its notices came.
     this.#followed = new FollowedPushes((r) => this.#queue(r), deps.followWaitMs);
+    // Becoming the writer (the one before is gone): what it may not have stored is taken.
     deps.writer?.onLead(() => this.#followed.takeAll());
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
