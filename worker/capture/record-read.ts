@@ -6,7 +6,7 @@
 // path text unless a field is bad. The order of the checks is the order of the refusals
 // (the first bad field is the one named), pinned by test/unit/capture/record-read.test.ts.
 import { ORIGIN_KINDS, type ConsoleOrigin, type ExchangeRecord, type ExchangeSource, type ExchangeState, type SseEventRecord, type StdioInfo } from '../protocol.js';
-import { isObj, isProblem, readHeaders, type FieldProblem, type Obj } from './fields.js';
+import { isObj, isProblem, own, readHeaders, type FieldProblem, type Obj } from './fields.js';
 
 const SOURCES: readonly ExchangeSource[] = ['sw', 'relay', 'import', 'console'];
 const STATES: readonly ExchangeState[] = ['pending', 'streaming', 'complete', 'aborted', 'failed'];
@@ -26,13 +26,6 @@ type Read<T> = T | FieldProblem;
 type Intern = (s: string) => string;
 const same: Intern = (s) => s;
 
-const hasOwn = Object.prototype.hasOwnProperty;
-// An own field's value (inherited members never count): `own` in fields.ts, written out
-// here so each call site reads one constant name.
-function at(o: Obj, key: string): unknown {
-  return hasOwn.call(o, key) ? o[key] : undefined;
-}
-
 // Paths start empty at the record itself; `dot('')` keeps them from starting with a dot.
 const dot = (where: string) => (where ? `${where}.` : '');
 const bad = (where: string, key: string, message: string): FieldProblem => ({ where: `${dot(where)}${key}`, message });
@@ -45,14 +38,14 @@ export function readEvents(v: unknown, where: string): Read<SseEventRecord[]> {
   for (let i = 0; i < v.length; i++) {
     const e: unknown = v[i];
     if (!isObj(e)) return { where: `${where}[${i}]`, message: 'an event must be an object' };
-    const t = at(e, 't');
-    const data = at(e, 'data');
+    const t = own(e, 't');
+    const data = own(e, 'data');
     if (!finite(t)) return { where: `${where}[${i}].t`, message: 't must be a finite number (epoch ms)' };
     if (typeof data !== 'string') return { where: `${where}[${i}].data`, message: 'data must be a string' };
     const rec: SseEventRecord = { t, data };
-    const event = at(e, 'event');
-    const id = at(e, 'id');
-    const retry = at(e, 'retry');
+    const event = own(e, 'event');
+    const id = own(e, 'id');
+    const retry = own(e, 'retry');
     if (event !== undefined && typeof event !== 'string') return { where: `${where}[${i}].event`, message: 'event must be a string' };
     if (id !== undefined && typeof id !== 'string') return { where: `${where}[${i}].id`, message: 'id must be a string' };
     if (retry !== undefined && !finite(retry)) return { where: `${where}[${i}].retry`, message: 'retry must be a finite number' };
@@ -66,13 +59,13 @@ export function readEvents(v: unknown, where: string): Read<SseEventRecord[]> {
 
 function readRequest(v: unknown, where: string, intern: Intern): Read<ExchangeRecord['request']> {
   if (!isObj(v)) return { where, message: 'request must be an object' };
-  const method = at(v, 'method');
-  const url = at(v, 'url');
+  const method = own(v, 'method');
+  const url = own(v, 'url');
   if (typeof method !== 'string') return bad(where, 'method', 'method must be a string');
   if (typeof url !== 'string') return bad(where, 'url', 'url must be a string');
-  const headers = readHeaders(at(v, 'headers'), `${dot(where)}headers`, intern);
+  const headers = readHeaders(own(v, 'headers'), `${dot(where)}headers`, intern);
   if (isProblem(headers)) return headers;
-  const body = at(v, 'body');
+  const body = own(v, 'body');
   if (body !== undefined && typeof body !== 'string') return bad(where, 'body', 'body must be a string');
   const out: ExchangeRecord['request'] = { method: intern(method), url: intern(url), headers };
   if (body !== undefined) out.body = body;
@@ -81,22 +74,22 @@ function readRequest(v: unknown, where: string, intern: Intern): Read<ExchangeRe
 
 function readResponse(v: unknown, where: string, intern: Intern): Read<NonNullable<ExchangeRecord['response']>> {
   if (!isObj(v)) return { where, message: 'response must be an object' };
-  const status = at(v, 'status');
-  const receivedAt = at(v, 'receivedAt');
+  const status = own(v, 'status');
+  const receivedAt = own(v, 'receivedAt');
   if (!finite(status)) return bad(where, 'status', 'status must be a number');
   if (!finite(receivedAt)) return bad(where, 'receivedAt', 'receivedAt must be a number (epoch ms)');
-  const headers = readHeaders(at(v, 'headers'), `${dot(where)}headers`, intern);
+  const headers = readHeaders(own(v, 'headers'), `${dot(where)}headers`, intern);
   if (isProblem(headers)) return headers;
   const out: NonNullable<ExchangeRecord['response']> = { status, headers, receivedAt };
-  const statusText = at(v, 'statusText');
-  const body = at(v, 'body');
-  const tail = at(v, 'tail');
+  const statusText = own(v, 'statusText');
+  const body = own(v, 'body');
+  const tail = own(v, 'tail');
   if (statusText !== undefined && typeof statusText !== 'string') return bad(where, 'statusText', 'statusText must be a string');
   if (body !== undefined && typeof body !== 'string') return bad(where, 'body', 'body must be a string');
   if (tail !== undefined && typeof tail !== 'string') return bad(where, 'tail', 'tail must be a string');
   if (statusText !== undefined) out.statusText = intern(statusText);
   if (body !== undefined) out.body = body;
-  const events = at(v, 'events');
+  const events = own(v, 'events');
   if (events !== undefined) {
     const read = readEvents(events, `${dot(where)}events`);
     if (isProblem(read)) return read;
@@ -113,31 +106,31 @@ function readResponse(v: unknown, where: string, intern: Intern): Read<NonNullab
  */
 export function readRecord(v: unknown, where: string, seq: number, intern: Intern = same): Read<ExchangeRecord> {
   if (!isObj(v)) return { where, message: 'a record must be a JSON object' };
-  const ver = at(v, 'v');
-  const id = at(v, 'id');
-  const source = at(v, 'source');
-  const state = at(v, 'state');
-  const startedAt = at(v, 'startedAt');
+  const ver = own(v, 'v');
+  const id = own(v, 'id');
+  const source = own(v, 'source');
+  const state = own(v, 'state');
+  const startedAt = own(v, 'startedAt');
   if (!finite(ver)) return bad(where, 'v', 'v (record version) must be a number');
   if (typeof id !== 'string' || !id) return bad(where, 'id', 'id must be a non-empty string');
   if (!isSource(source)) return bad(where, 'source', `source must be one of ${SOURCES.join(', ')}`);
   if (!isState(state)) return bad(where, 'state', `state must be one of ${STATES.join(', ')}`);
   if (!finite(startedAt)) return bad(where, 'startedAt', 'startedAt must be a number (epoch ms)');
-  const request = readRequest(at(v, 'request'), `${dot(where)}request`, intern);
+  const request = readRequest(own(v, 'request'), `${dot(where)}request`, intern);
   if (isProblem(request)) return request;
   const rec: ExchangeRecord = { v: ver, id, seq, source, startedAt, request, state };
-  const response = at(v, 'response');
+  const response = own(v, 'response');
   if (response !== undefined) {
     const read = readResponse(response, `${dot(where)}response`, intern);
     if (isProblem(read)) return read;
     rec.response = read;
   }
-  const session = at(v, 'session');
-  const client = at(v, 'client');
-  const endedAt = at(v, 'endedAt');
-  const error = at(v, 'error');
-  const derivedFrom = at(v, 'derivedFrom');
-  const refused = at(v, 'refused');
+  const session = own(v, 'session');
+  const client = own(v, 'client');
+  const endedAt = own(v, 'endedAt');
+  const error = own(v, 'error');
+  const derivedFrom = own(v, 'derivedFrom');
+  const refused = own(v, 'refused');
   if (session !== undefined && typeof session !== 'string') return bad(where, 'session', 'session must be a string');
   if (client !== undefined && typeof client !== 'string') return bad(where, 'client', 'client must be a string');
   if (endedAt !== undefined && !finite(endedAt)) return bad(where, 'endedAt', 'endedAt must be a finite number');
@@ -150,13 +143,13 @@ export function readRecord(v: unknown, where: string, seq: number, intern: Inter
   if (error !== undefined) rec.error = error;
   if (derivedFrom !== undefined) rec.derivedFrom = derivedFrom;
   if (refused !== undefined) rec.refused = refused;
-  const origin = at(v, 'origin');
+  const origin = own(v, 'origin');
   if (origin !== undefined) {
     const read = readOrigin(origin, `${dot(where)}origin`);
     if (isProblem(read)) return read;
     rec.origin = read;
   }
-  const stdio = at(v, 'stdio');
+  const stdio = own(v, 'stdio');
   if (stdio !== undefined) {
     const read = readStdio(stdio, `${dot(where)}stdio`);
     if (isProblem(read)) return read;
@@ -168,9 +161,9 @@ export function readRecord(v: unknown, where: string, seq: number, intern: Inter
 /** A Console exchange's origin (ExchangeRecord.origin), or where it is wrong. */
 export function readOrigin(v: unknown, where: string): Read<ConsoleOrigin> {
   if (!isObj(v)) return { where, message: 'origin must be an object' };
-  const kind = at(v, 'kind');
+  const kind = own(v, 'kind');
   if (typeof kind !== 'string' || !(ORIGIN_KINDS as readonly string[]).includes(kind)) return { where: `${where}.kind`, message: `origin.kind must be one of ${ORIGIN_KINDS.join(', ')}` };
-  const run = at(v, 'run');
+  const run = own(v, 'run');
   if (run !== undefined && (typeof run !== 'string' || run === '')) return { where: `${where}.run`, message: 'origin.run must be a non-empty string' };
   return run !== undefined ? { kind: kind as ConsoleOrigin['kind'], run: run as string } : { kind: kind as ConsoleOrigin['kind'] };
 }
@@ -178,16 +171,16 @@ export function readOrigin(v: unknown, where: string): Read<ConsoleOrigin> {
 /** Reads the stdio transport marker (`{name, exit?: {code, signal, stderrTail}}`). */
 export function readStdio(v: unknown, where: string): Read<StdioInfo> {
   if (!isObj(v)) return { where, message: 'stdio must be an object' };
-  const name = at(v, 'name');
+  const name = own(v, 'name');
   if (typeof name !== 'string') return { where: `${where}.name`, message: 'stdio.name must be a string' };
   const out: StdioInfo = { name };
-  const exit = at(v, 'exit');
+  const exit = own(v, 'exit');
   if (exit === undefined) return out;
   const w = `${where}.exit`;
   if (!isObj(exit)) return { where: w, message: 'stdio.exit must be an object' };
-  const code = at(exit, 'code');
-  const signal = at(exit, 'signal');
-  const stderrTail = at(exit, 'stderrTail');
+  const code = own(exit, 'code');
+  const signal = own(exit, 'signal');
+  const stderrTail = own(exit, 'stderrTail');
   if (code !== null && !(typeof code === 'number' && Number.isInteger(code))) return { where: `${w}.code`, message: 'code must be a whole number or null' };
   if (signal !== null && typeof signal !== 'string') return { where: `${w}.signal`, message: 'signal must be a string or null' };
   if (typeof stderrTail !== 'string') return { where: `${w}.stderrTail`, message: 'stderrTail must be a string' };
