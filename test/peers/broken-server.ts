@@ -7,8 +7,8 @@
 //   stale_quote      signed state carrying an expiry the server never checks (M11)
 //   lossy_form       the answers are lost: it asks the same question after every answer
 import { createHmac, randomUUID } from 'node:crypto';
-import { McpServer, createMcpHandler, fromJsonSchema, inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
-import { serveHandler, type RunningDemo } from './serve-demo.js';
+import { McpServer, fromJsonSchema, inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
+import { serveSdkServer, type RunningDemo } from './serve-demo.js';
 
 const KEY = 'broken-server-key-0123456789abcdef';
 /** How long stale_quote's tokens say they live, in seconds. */
@@ -84,5 +84,5 @@ export function serveBrokenServer(): Promise<RunningDemo> {
     register(server);
     return server;
   };
-  return serveHandler(createMcpHandler(factory, { responseMode: 'json', keepAliveMs: 0 }));
+  return serveSdkServer(factory);
 }

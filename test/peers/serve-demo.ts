@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { createDemoHandler, type DemoHandlerOptions } from '../../server/demo/handler.js';
 
 // A running demo server on 127.0.0.1 and how to stop it.
@@ -15,7 +16,13 @@ export function serveDemo(opts: DemoHandlerOptions = {}): Promise<RunningDemo> {
   return serveHandler(createDemoHandler(opts));
 }
 
-// Serves any web-standard MCP handler the same way (the tests' own SDK servers too).
+// Serves a test's own SDK v2 server the same way (`factory` makes one per session),
+// answering in JSON with no keep-alive pings.
+export function serveSdkServer(factory: () => McpServer): Promise<RunningDemo> {
+  return serveHandler(createMcpHandler(factory, { responseMode: 'json', keepAliveMs: 0 }));
+}
+
+// Serves any web-standard MCP handler the same way.
 export async function serveHandler(handler: { fetch(req: Request): Promise<Response>; close(): Promise<void> }): Promise<RunningDemo> {
   const handle = toNodeHandler(handler);
   const checkHost = localhostHostValidation();

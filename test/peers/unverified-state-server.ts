@@ -6,8 +6,8 @@
 //                suite's MRTR scenario server does)
 //   quoted_note  reads its note from the state and quotes it in the answer: a changed or
 //                truncated token is accepted and changes the answer (a real breach)
-import { McpServer, createMcpHandler, fromJsonSchema, inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
-import { serveHandler, type RunningDemo } from './serve-demo.js';
+import { McpServer, fromJsonSchema, inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
+import { serveSdkServer, type RunningDemo } from './serve-demo.js';
 
 /** The state both tools issue: readable text whose middle byte is data. */
 export const NOTE_STATE = 'note:carried between rounds';
@@ -44,5 +44,5 @@ export function serveUnverifiedStateServer(): Promise<RunningDemo> {
     register(server);
     return server;
   };
-  return serveHandler(createMcpHandler(factory, { responseMode: 'json', keepAliveMs: 0 }));
+  return serveSdkServer(factory);
 }
