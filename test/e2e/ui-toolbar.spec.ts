@@ -1,5 +1,5 @@
 // Issue 4, item 1: the toolbar's record toggle, clear and preserve log, on real demo calls.
-import { expect, test } from './fixtures.ts';
+import { expect, relayCall, test, toolsCall } from './fixtures.ts';
 
 test('pausing recording stops the tap, clear empties the view, and preserve log keeps the old session', async ({ inspector, page }) => {
   const rows = page.locator('[data-testid="conversation"]');
@@ -65,4 +65,26 @@ test('"Call" sends the demo tool chosen from the demo\'s tools/list, kept across
   await expect(page.getByTestId('call-demo')).toHaveAttribute('data-tool', 'setup_wizard');
   await page.getByTestId('call-demo').click();
   await expect(page.locator('[data-testid="conversation"]').filter({ hasText: 'setup_wizard' })).toHaveCount(2);
+});
+
+test('after Clear with preserve log, calls through the relay go to the new session too, not the one the relay feed numbered into before', async ({ inspector, page, relay }) => {
+  const rows = page.locator('[data-testid="conversation"]');
+  const rpcId = (body: string | undefined) => (JSON.parse(body ?? '{}') as { id?: number }).id;
+  const sessionOf = async (id: number) => (await inspector.storedExchanges()).find((r) => rpcId(r.request.body) === id)?.session;
+  expect((await relayCall(relay, toolsCall(301, 'busy'))).status).toBe(200);
+  await expect(rows).toHaveCount(1);
+  const old = await page.getByTestId('session-picker').inputValue();
+  await expect.poll(() => sessionOf(301)).toBe(old);
+
+  await page.getByTestId('preserve-log').check();
+  await page.getByTestId('clear').click();
+  await expect(rows).toHaveCount(0);
+  const fresh = await page.getByTestId('session-picker').inputValue();
+  expect(fresh).not.toBe(old);
+  expect((await relayCall(relay, toolsCall(302, 'busy'))).status).toBe(200);
+  await expect.poll(() => sessionOf(302)).toBe(fresh);
+  await expect(rows).toHaveCount(1);
+  await page.getByTestId('session-picker').selectOption(old);
+  await expect(rows).toHaveCount(1);
+  expect(await sessionOf(301)).toBe(old);
 });

@@ -77,6 +77,8 @@ self.addEventListener('message', (event) => {
       break;
     case 'session-changed':
       sessionId = null;
+      // The analysis workers keep it too (the relay feed's numbering): they read it again.
+      deps.announce({ type: 'capture-session' });
       reply({ type: 'ack' });
       break;
     case 'claim':

@@ -20,6 +20,9 @@ export type CaptureNotice =
    */
   | { type: 'exchanges-stored'; ids: string[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
+  /** Captures go to another session from now on (a page's Clear with preserve log): whoever
+   *  keeps the capture session (the relay feed's numbering) reads it again. */
+  | { type: 'capture-session' }
   /**
    * A write of this exchange failed (storage full, or any storage error), so IndexedDB does
    * not hold it as it stands. `record` is the whole exchange as far as it got (`seq` only

@@ -160,6 +160,7 @@ export class RelayFeed {
 
   /** A notice another tab posted: what it says is stored is not kept for taking over. */
   heard(notice: CaptureNotice): void {
+    if (notice.type === 'capture-session') this.#behind.sessionChanged();
     this.#followed.heard(notice);
   }
 

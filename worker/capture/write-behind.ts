@@ -15,7 +15,11 @@
 // Two lanes: a backlog batch looks its ids up in storage (a read, which queues behind the
 // chunk being written); a pushed (live) batch never touches storage before it is laid: its
 // ids are looked up in memory (the copies laid and not yet written, then the session the
-// owner holds, `known`), so it is listed while a backlog is being stored.
+// owner holds, `known`), so it is listed while a backlog is being stored. The session
+// captures go to is read once and kept, as the service worker keeps it, until a
+// `capture-session` notice says it changed (`sessionChanged`): read per batch, it cost a
+// live record 3–37 ms while a backlog was written (the read waits for IndexedDB's thread,
+// busy committing the backlog's chunks).
 //
 // Race, written down: takes of one lane are numbered one at a time, in the order they come;
 // a take holding an id that a take of the other lane is numbering waits for that one; and a
@@ -79,6 +83,8 @@ export class WriteBehind {
   readonly #numbering = new IdClaims();
   readonly #seqs: SeqBlocks;
   #writing: Promise<void> | null = null;
+  /** The session captures go to, once read (dropped when told it changed, or when the read failed). */
+  #session: Promise<string> | null = null;
   #stopped = false;
   #holds = 0;
   /** Takes not laid yet: a chunk waits for them (a read of storage would queue behind it). */
@@ -120,6 +126,21 @@ export class WriteBehind {
   /** The session was cleared (its numbering restarted): numbers held for it are dropped. */
   forgetNumbers(session: string): void {
     this.#seqs.forget(session);
+  }
+
+  /** Captures go to another session from now on (Clear with preserve log): it is read again. */
+  sessionChanged(): void {
+    this.#session = null;
+  }
+
+  #currentSession(): Promise<string> {
+    if (this.#session) return this.#session;
+    const read = this.#deps.store.currentSession().then((s) => s.id);
+    this.#session = read;
+    read.catch(() => {
+      if (this.#session === read) this.#session = null; // tried again by the next batch
+    });
+    return read;
   }
 
   stop(): void {
@@ -164,9 +185,9 @@ export class WriteBehind {
     let refused = false;
     if (rest.length > 0) {
       try {
-        // The session the service worker records into, re-read per batch so a switch of
-        // session (settings) is followed as the service worker follows it.
-        session = (await this.#deps.store.currentSession()).id;
+        // The session the service worker records into (kept until told it changed, as the
+        // service worker keeps it).
+        session = await this.#currentSession();
         const held = backlog ? null : this.#deps.known?.(session) ?? null;
         const olds = held ? rest.map((r) => held(r.id)) : await this.#deps.store.lookupExchanges(rest);
         const numbers = await this.#seqs.take(session, newIdCount(olds, rest));

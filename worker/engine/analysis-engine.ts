@@ -13,7 +13,10 @@
 // Checks may trail (`step({ checkMs })`): a step given a budget threads everything put, but
 // reads tokens and lints only as much as fits, newest first; the rest stays `unchecked`, its
 // findings as they were, until later steps (with nothing put, a step only checks). A host
-// lists a large batch first and checks it next this way; once nothing is unchecked, the
+// lists a large batch first and checks it next this way. A budgeted step told not to go on
+// (`step({ checkMs, backlog: false })`, a page's read) checks only what its own changes
+// queued: a live exchange's read does not pay for a slice of a backlog's checks, which
+// steps that go on take up. Once nothing is unchecked, the
 // analysis is the one an unbudgeted step gives (rules are pure, and what a change affects is
 // queued, never dropped).
 //
@@ -34,7 +37,7 @@ import { compareThreadings, earliestToolList, recheckScope } from './recheck-sco
 import { TokenReadings } from './token-readings.js';
 import { collectToolLists, refileToolLists, type ToolList } from './tool-lists.js';
 import { lintContext } from './lint-context.js';
-import { UncheckedQueue } from './unchecked-queue.js';
+import { UncheckedQueue, type DrainScope } from './unchecked-queue.js';
 import { engineStep, type EngineStep } from './engine-step.js';
 import { lintOptionsOf, type EngineOptions } from './engine-options.js';
 
@@ -103,6 +106,16 @@ export class AnalysisEngine {
     return this.#entries.records();
   }
 
+  /** `limit` records from the `offset`-th on, by ascending seq, without listing them all. */
+  recordsPage(offset: number, limit: number): ExchangeRecord[] {
+    return this.#entries.page(offset, limit);
+  }
+
+  /** How many records are held. */
+  get recordCount(): number {
+    return this.#entries.count;
+  }
+
   /** The findings naming a conversation ('' for none), or null when a rule threw (then
    *  read `findings` of the step, which reports each broken rule once). */
   findingsOf(conversation: string): Finding[] | null {
@@ -112,10 +125,12 @@ export class AnalysisEngine {
   /**
    * Applies every change put since the last step. Steps run one at a time. `checkMs`: check
    * (read tokens, lint) for about that long at most, leaving the rest for later steps (see
-   * the header); by default everything is checked.
+   * the header); by default everything is checked. `backlog: false`: a budgeted step checks
+   * only what its own changes queued, not what earlier steps left (default: it goes on with it).
    */
-  step(opts: { checkMs?: number } = {}): Promise<EngineStep> {
-    const run = this.#chain.then(() => this.#step(opts.checkMs));
+  step(opts: { checkMs?: number; backlog?: boolean } = {}): Promise<EngineStep> {
+    const own = opts.checkMs !== undefined && opts.backlog === false;
+    const run = this.#chain.then(() => this.#step(opts.checkMs, own));
     this.#chain = run.catch(() => undefined);
     return run;
   }
@@ -125,11 +140,13 @@ export class AnalysisEngine {
     return this.#unchecked.size;
   }
 
-  async #step(checkMs: number | undefined): Promise<EngineStep> {
+  // `own`: check only what this step queues (see `step`).
+  async #step(checkMs: number | undefined, own: boolean): Promise<EngineStep> {
     if (!this.#entries.pending && !this.#relintAll && this.#thread.started) {
-      // Nothing put: only what earlier steps left unchecked.
+      // Nothing put: only what earlier steps left unchecked (nothing, when only its own).
       const changed = new Set<string>();
-      await this.#check(changed, checkMs);
+      if (!own) await this.#check(changed, checkMs);
+      else for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
       return this.#result(changed, new Set(), false);
     }
     const final = this.#opts.final ?? true;
@@ -191,6 +208,8 @@ export class AnalysisEngine {
 
     // 5. Queue what must be checked again, then check it (all of it, or what the budget allows).
     const u = this.#unchecked;
+    // Everything is queued again when `all`: the step's own changes are the whole queue.
+    const mine: { conversations: Set<string>; exchanges: Set<number> } | undefined = own && !all ? { conversations: new Set(), exchanges: new Set() } : undefined;
     if (all) {
       // Everything again, its findings kept until each is checked (a budgeted step on new
       // keys or legacy linking does not drop every count to 0 meanwhile); what is gone goes.
@@ -207,11 +226,17 @@ export class AnalysisEngine {
         this.#lint.setConversation(id, undefined);
         u.withdraw(id);
       }
-      for (const c of convs) u.addConversation(c);
-      for (const s of seqs) u.addExchange(s);
+      for (const c of convs) {
+        u.addConversation(c);
+        mine?.conversations.add(c.id);
+      }
+      for (const s of seqs) {
+        u.addExchange(s);
+        mine?.exchanges.add(s);
+      }
     }
     this.#relintAll = false;
-    await this.#check(changed, checkMs);
+    await this.#check(changed, checkMs, mine);
     for (const id of removed) changed.delete(id);
     return this.#result(changed, removed, th.full);
   }
@@ -220,7 +245,7 @@ export class AnalysisEngine {
   // waiting, newest first, a chunk at a time until `checkMs` is spent (unchecked-queue.ts).
   // Every conversation checked is `changed`, and so is every one a finding set or withdrawn
   // names (an exchange's findings name its conversation).
-  async #check(changed: Set<string>, checkMs: number | undefined): Promise<void> {
+  async #check(changed: Set<string>, checkMs: number | undefined, only?: DrainScope): Promise<void> {
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
     if (this.#unchecked.size === 0) return;
     const now = this.#opts.now ?? clock;
@@ -241,7 +266,7 @@ export class AnalysisEngine {
         const ctx = this.#context();
         return (s) => this.#lint.setExchange(s, this.#entries.at(s) ? this.#runner.exchange(ctx, s) : undefined);
       },
-    });
+    }, only);
     for (const id of this.#lint.takeNamed()) if (id !== '') changed.add(id);
   }
 

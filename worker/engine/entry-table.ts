@@ -49,6 +49,8 @@ export class EntryTable {
   readonly #pending = new Map<number, { record: ExchangeRecord; decoded?: DecodedExchange } | null>();
   /** `records()`, until the next change is applied. */
   #records: readonly ExchangeRecord[] | null = null;
+  /** Entries held. */
+  #count = 0;
   #legacy = false;
 
   constructor(opts: EntryTableOptions = {}) {
@@ -79,6 +81,38 @@ export class EntryTable {
   /** One past the highest seq ever held (seqs below it may have no entry). */
   get length(): number {
     return this.#entries.length;
+  }
+
+  /** How many entries are held. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The records from the `offset`-th (by ascending seq) on, `limit` of them at most, walking
+   *  from the nearer end instead of listing every record (the Console's newest 200, read
+   *  after each change, found the list rebuilt at every stored chunk). */
+  page(offset: number, limit: number): ExchangeRecord[] {
+    const from = Math.max(0, offset);
+    const end = Math.min(this.#count, from + Math.max(0, limit));
+    if (from >= end) return [];
+    if (this.#records) return this.#records.slice(from, end);
+    const out: ExchangeRecord[] = [];
+    if (from < this.#count - end) {
+      for (let s = 0, i = 0; s < this.#entries.length && i < end; s++) {
+        const e = this.#entries[s];
+        if (e === undefined) continue;
+        if (i >= from) out.push(e.record);
+        i += 1;
+      }
+      return out;
+    }
+    for (let s = this.#entries.length - 1, i = this.#count - 1; s >= 0 && i >= from; s--) {
+      const e = this.#entries[s];
+      if (e === undefined) continue;
+      if (i < end) out.push(e.record);
+      i -= 1;
+    }
+    return out.reverse();
   }
 
   /** The entry at a seq, if any. */
@@ -126,6 +160,7 @@ export class EntryTable {
       if (p === null) {
         if (prev) {
           this.#entries[seq] = undefined;
+          this.#count -= 1;
           out.rethread = true;
           out.removed.push(seq);
         }
@@ -141,7 +176,10 @@ export class EntryTable {
       if (this.#opts.releaseBodies === true) releaseBodies(p.record);
       const e: Entry = { record: lean ? leanCopy(p.record) : p.record, decoded, stamp };
       if (usesLegacyLinking(p.record, decoded)) this.#legacy = true;
-      if (prev === undefined) out.added.push(e);
+      if (prev === undefined) {
+        out.added.push(e);
+        this.#count += 1;
+      }
       else if (prev.record === p.record) out.rethread = true;
       else if (threadSignature(prev.record, prev.decoded) !== threadSignature(e.record, e.decoded)) out.reanswers.push({ old: prev, now: e });
       this.#entries[seq] = e;

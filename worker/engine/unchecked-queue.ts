@@ -18,10 +18,76 @@ export interface CheckPass {
   exchanges(): (seq: number) => void;
 }
 
+/** Subjects a drain is limited to (a step's own changes), when it is not to go on with the rest. */
+export interface DrainScope {
+  conversations: ReadonlySet<string>;
+  exchanges: ReadonlySet<number>;
+}
+
+/** Keys in the order they were first queued: newest first is a walk back from the end,
+ *  with no copy of the queue (a step at 100k queued conversations read 32 of them). */
+class QueueOrder<K> {
+  /** Key → its slot in `#slots`; a slot whose key maps elsewhere (or nowhere) is dead. */
+  readonly #at = new Map<K, number>();
+  #slots: K[] = [];
+
+  get size(): number { return this.#at.size; }
+  has(key: K): boolean { return this.#at.has(key); }
+
+  /** Queues `key` at the end, or keeps its place when queued already. */
+  add(key: K): void {
+    if (this.#at.has(key)) return;
+    this.#at.set(key, this.#slots.length);
+    this.#slots.push(key);
+  }
+
+  delete(key: K): void {
+    this.#at.delete(key);
+    // Dead slots at the end go at once (the newest are checked first); others once they
+    // outnumber the live ones.
+    while (this.#slots.length > 0 && this.#at.get(this.#slots[this.#slots.length - 1]!) !== this.#slots.length - 1) this.#slots.pop();
+    if (this.#slots.length > 64 && this.#slots.length > 2 * this.#at.size) this.#compact();
+  }
+
+  clear(): void {
+    this.#at.clear();
+    this.#slots = [];
+  }
+
+  /** Up to `n` keys, newest first, from before `below` (a slot; the end when omitted): the keys and the slot to go on from. */
+  newest(n: number, below = this.#slots.length): { keys: K[]; next: number } {
+    const keys: K[] = [];
+    let i = Math.min(below, this.#slots.length) - 1;
+    for (; i >= 0 && keys.length < n; i--) {
+      const k = this.#slots[i]!;
+      if (this.#at.get(k) === i) keys.push(k);
+    }
+    return { keys, next: i + 1 };
+  }
+
+  /** `keys` that are queued, newest first. */
+  newestOf(keys: Iterable<K>): K[] {
+    const out: { k: K; at: number }[] = [];
+    for (const k of keys) {
+      const at = this.#at.get(k);
+      if (at !== undefined) out.push({ k, at });
+    }
+    return out.sort((a, b) => b.at - a.at).map((x) => x.k);
+  }
+
+  #compact(): void {
+    const live = this.#slots.filter((k, i) => this.#at.get(k) === i);
+    this.#slots = live;
+    live.forEach((k, i) => this.#at.set(k, i));
+  }
+}
+
 /** The conversations and exchanges lint has still to check. */
 export class UncheckedQueue {
+  /** The object queued last per conversation id. */
   readonly #convs = new Map<string, Conversation>();
-  readonly #seqs = new Set<number>();
+  readonly #convOrder = new QueueOrder<string>();
+  readonly #seqs = new QueueOrder<number>();
 
   /** Conversations and exchanges waiting. */
   get size(): number {
@@ -31,6 +97,7 @@ export class UncheckedQueue {
   /** Queues a conversation (or holds this object for its id, keeping its place). */
   addConversation(c: Conversation): void {
     this.#convs.set(c.id, c);
+    this.#convOrder.add(c.id);
   }
 
   /** Queues an exchange by seq (one removed since is checked too: its findings go). */
@@ -41,11 +108,13 @@ export class UncheckedQueue {
   /** A conversation that no longer exists: nothing is left to check of it. */
   withdraw(id: string): void {
     this.#convs.delete(id);
+    this.#convOrder.delete(id);
   }
 
   /** Empties the queue (before queueing everything again). */
   clear(): void {
     this.#convs.clear();
+    this.#convOrder.clear();
     this.#seqs.clear();
   }
 
@@ -55,7 +124,7 @@ export class UncheckedQueue {
     if (this.#convs.size === 0) return;
     for (const id of [...this.#convs.keys()]) {
       const c = now.get(id);
-      if (c === undefined) this.#convs.delete(id);
+      if (c === undefined) this.withdraw(id);
       else this.#convs.set(id, c);
     }
   }
@@ -64,22 +133,44 @@ export class UncheckedQueue {
    * Checks conversations newest first, `chunk` at a time, asking `more()` before each
    * chunk; then, once no conversation waits (exchange rules read the tokens the
    * conversations' pass read), exchanges the same way. A subject leaves the queue once
-   * checked; what `more()` stopped stays queued.
+   * checked; what `more()` stopped stays queued. `only`: checks none but these (a step's
+   * own changes: the rest waits for a drain that goes on with it).
    */
-  async drain(chunk: number, more: () => boolean, pass: CheckPass): Promise<void> {
-    const convs = [...this.#convs.values()].reverse();
-    for (let i = 0; i < convs.length && more(); i += chunk) {
-      const part = convs.slice(i, i + chunk);
+  async drain(chunk: number, more: () => boolean, pass: CheckPass, only?: DrainScope): Promise<void> {
+    const picked = only ? this.#convOrder.newestOf(only.conversations) : null;
+    for (let from: number | undefined, i = 0; ; ) {
+      let ids: string[];
+      if (picked) {
+        ids = picked.slice(i, i + chunk);
+        i += chunk;
+      } else {
+        const got = this.#convOrder.newest(chunk, from);
+        ids = got.keys;
+        from = got.next;
+      }
+      if (ids.length === 0 || !more()) break;
+      const part = ids.map((id) => this.#convs.get(id)!);
       const check = await pass.conversations(part);
       for (const c of part) {
         check(c);
-        this.#convs.delete(c.id);
+        this.withdraw(c.id);
       }
     }
-    const seqs = this.#convs.size > 0 ? [] : [...this.#seqs].reverse();
-    for (let i = 0; i < seqs.length && more(); i += chunk) {
+    if (this.#convs.size > 0) return;
+    const seqs = only ? this.#seqs.newestOf(only.exchanges) : null;
+    for (let from: number | undefined, i = 0; ; ) {
+      let part: number[];
+      if (seqs) {
+        part = seqs.slice(i, i + chunk);
+        i += chunk;
+      } else {
+        const got = this.#seqs.newest(chunk, from);
+        part = got.keys;
+        from = got.next;
+      }
+      if (part.length === 0 || !more()) break;
       const check = pass.exchanges();
-      for (const s of seqs.slice(i, i + chunk)) {
+      for (const s of part) {
         check(s);
         this.#seqs.delete(s);
       }

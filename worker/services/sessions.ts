@@ -47,11 +47,11 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
     exchanges(session: string, range: { offset?: number; limit?: number } = {}): Promise<Answer<{ total: number; items: ExchangeSummary[] }>> {
       return guard(async () => {
         const b = await builtOf(session);
-        const a = b.analysis;
         const want = range.offset ?? 0;
-        const offset = want < 0 ? Math.max(0, a.records.length + want) : want;
         const limit = Math.max(1, range.limit ?? 200);
-        const items = a.records.slice(offset, offset + limit).map((r, i): ExchangeSummary => {
+        const total = b.recordsPage(0, 0).total;
+        const offset = want < 0 ? Math.max(0, total + want) : want;
+        const items = b.recordsPage(offset, limit).items.map((r): ExchangeSummary => {
           // By seq: `a.decoded` would lay out every exchange's decoding for a page of 200.
           const d = b.index.bySeq.get(r.seq)?.decoded;
           const first = d?.sent.find((m) => m.kind === 'request' || m.kind === 'notification');
@@ -63,7 +63,7 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
             events: eventCount(r), refused: r.refused ?? null,
           };
         });
-        return { total: a.records.length, items };
+        return { total, items };
       });
     },
 

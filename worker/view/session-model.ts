@@ -17,7 +17,8 @@
 //
 // Checks may trail (`checkMs`): a build threads and lists everything put, but reads tokens
 // and lints only as long as the host allows (engine/analysis-engine.ts); `unchecked` says
-// how much is left and `checkMore` goes on with it. Rows of conversations not checked yet
+// how much is left and `checkMore` goes on with it; a plain build (a page's read) checks only
+// what its own changes queued, so it does not pay for the backlog's next slice. Rows of conversations not checked yet
 // keep their findings as they were (none, for new ones) until then.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
@@ -47,6 +48,9 @@ export interface Built {
   rowCounts: RowCounts;
   /** How many exchanges were analysed. */
   exchanges: number;
+  /** A page of the records by ascending seq (`offset` from the start), as the engine holds
+   *  them, with how many there are: without listing every record (`analysis.records`). */
+  recordsPage(offset: number, limit: number): { total: number; items: readonly ExchangeRecord[] };
   /** Conversations and exchanges not checked yet (see the header): their findings trail. */
   unchecked: number;
   /** Ids of the rows that changed since the previous build (added, or different). */
@@ -180,7 +184,7 @@ export class SessionModel {
   built(keysFor: (url: string) => readonly TokenKey[], keysVersion: number): Promise<Built> {
     const b = this.#built;
     if (b && b.version === this.version && b.keys === keysVersion) return b.result;
-    return this.#build(keysFor, keysVersion, this.#checkMs());
+    return this.#build(keysFor, keysVersion, this.#checkMs(), false);
   }
 
   /** Conversations and exchanges the builds so far left unchecked. */
@@ -191,11 +195,12 @@ export class SessionModel {
   /** A build that goes on checking what earlier builds left (and lays in anything put since);
    *  `whole`: checks all of it, whatever the budget. */
   checkMore(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, opts: { whole?: boolean } = {}): Promise<Built> {
-    return this.#build(keysFor, keysVersion, opts.whole === true ? undefined : this.#checkMs());
+    return this.#build(keysFor, keysVersion, opts.whole === true ? undefined : this.#checkMs(), true);
   }
 
   // `checkMs` undefined: everything is checked (never a default: `whole` passes undefined).
-  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined): Promise<Built> {
+  // `backlog`: a budgeted build goes on with what earlier builds left, not only its own changes.
+  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined, backlog: boolean): Promise<Built> {
     // A live capture is not over: waiting chains stay in-progress, not abandoned. An
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
@@ -207,7 +212,7 @@ export class SessionModel {
     }
     const fed = this.#feed(engine);
     this.steps += 1;
-    const result = engine.step({ checkMs }).then((step) => {
+    const result = engine.step({ checkMs, backlog }).then((step) => {
       this.#settle(engine, fed);
       const built = this.#assemble(engine, step);
       modelOfBuilt.set(built, this);
@@ -295,7 +300,9 @@ export class SessionModel {
         return (loose ??= findingsOf('') ?? []);
       },
       rowCounts: this.#rows.counts(),
-      exchanges: this.#fed.size, unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
+      exchanges: this.#fed.size,
+      recordsPage: (offset, limit) => ({ total: engine.recordCount, items: engine.recordsPage(offset, limit) }),
+      unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
       changesSince: (since) => log.since(since, epoch),
     };
   }

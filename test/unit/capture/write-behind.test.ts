@@ -29,6 +29,9 @@ function harness(opts: { gate?: boolean; known?: boolean } = {}) {
   const taken: ExchangeRecord[][] = [];
   let collide = new Set<string>();
   let refuse = false;
+  let sessionId = 's';
+  let sessionReads = 0;
+  let sessionFails = false;
   let queue: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run);
@@ -37,8 +40,10 @@ function harness(opts: { gate?: boolean; known?: boolean } = {}) {
   };
   const store: WriteBehindDeps['store'] = {
     async currentSession() {
+      sessionReads += 1;
       await new Promise((r) => setTimeout(r, 5));
-      return { id: 's', name: 'Session 1', createdAt: 0, nextSeq };
+      if (sessionFails) throw new StorageError('unknown', 'The settings could not be read (test).');
+      return { id: sessionId, name: 'Session 1', createdAt: 0, nextSeq };
     },
     async reserveSeqs(_session, count) {
       await new Promise((r) => setTimeout(r, 1));
@@ -86,6 +91,9 @@ function harness(opts: { gate?: boolean; known?: boolean } = {}) {
     pendingWrites: () => pending.length,
     setCollide: (ids: string[]) => { collide = new Set(ids); },
     setRefuse: (on: boolean) => { refuse = on; },
+    setSession: (id: string) => { sessionId = id; },
+    setSessionFails: (on: boolean) => { sessionFails = on; },
+    sessionReads: () => sessionReads,
     take: (records: ExchangeRecord[], backlog = false) => behind.take(records, { backlog }),
     addStored: (r: StoredExchange) => rows.set(r.id, r),
   };
@@ -266,5 +274,30 @@ describe('write-behind of relay records', () => {
     }
     expect(h.rows.get('o2')!.state).toBe('complete');
     expect(h.log.filter((l) => l.startsWith('write')).join(' ')).not.toMatch(/add:o2.*add:o2/);
+  });
+  it('reads the capture session once and keeps it until told it changed; a failed read is tried again', async () => {
+    const h = harness({ known: true });
+    await h.take([rec('a', 'pending', 1)]).laid;
+    await h.take([rec('b', 'pending', 2)]).laid;
+    await h.take([rec('c', 'pending', 3)], true).laid;
+    expect(h.sessionReads()).toBe(1);
+    // Clear with preserve log: the page set another session, the service worker said so.
+    h.setSession('s2');
+    await h.take([rec('d', 'pending', 4)]).laid;
+    expect(h.laid.at(-1)!.session).toBe('s');
+    h.behind.sessionChanged();
+    await h.take([rec('e', 'pending', 5)]).laid;
+    expect(h.sessionReads()).toBe(2);
+    expect(h.laid.at(-1)).toMatchObject({ id: 'e', session: 's2' });
+    // A read that fails is not kept: the batch is refused, the next one reads again.
+    h.behind.sessionChanged();
+    h.setSessionFails(true);
+    await h.take([rec('f', 'pending', 6)]).laid;
+    expect(h.refused.at(-1)).toEqual({ ids: ['f'], session: null });
+    h.setSessionFails(false);
+    await h.take([rec('g', 'pending', 7)]).laid;
+    expect(h.sessionReads()).toBe(4);
+    expect(h.laid.at(-1)).toMatchObject({ id: 'g', session: 's2' });
+    await h.behind.idle();
   });
 });

@@ -149,4 +149,26 @@ describe('the engine\'s entry table', () => {
     t.apply();
     expect(t.legacy).toBe(true);
   });
+  it('gives a page of its records as records() would, walking from the nearer end, across gaps and removals', () => {
+    const b = capture();
+    for (let i = 0; i < 40; i++) b.call('tools/call', { name: `t${i}`, arguments: {} }, 100 + i).complete();
+    // Seqs with gaps: every third record is never put, two more are removed later.
+    const all = b.build().map((r, i) => ({ ...r, seq: i * 2 }));
+    const t = new EntryTable();
+    t.put(all.filter((_, i) => i % 3 !== 0));
+    t.apply();
+    t.remove([all[4]!.seq, all[31]!.seq]);
+    t.apply();
+    // A change applied since: records() is rebuilt, page() must not need it.
+    t.put([all[0]!]);
+    t.apply();
+    const pages: [number, number][] = [[0, 5], [3, 4], [10, 200], [20, 3], [24, 10], [25, 1], [26, 5], [0, 0], [-3, 2]];
+    const got = pages.map(([o, l]) => t.page(o, l).map((r) => r.seq));
+    expect(t.count).toBe(t.records().length);
+    expect(t.count).toBe(25);
+    const want = pages.map(([o, l]) => t.records().slice(Math.max(0, o), Math.max(0, o) + Math.max(0, l)).map((r) => r.seq));
+    expect(got).toEqual(want);
+    // And with records() kept, the same pages.
+    expect(pages.map(([o, l]) => t.page(o, l).map((r) => r.seq))).toEqual(want);
+  });
 });

@@ -116,6 +116,53 @@ describe('the queue of unchecked subjects', () => {
     expect(seen[0]).toBe(fresh);
   });
 
+  it('checks only the subjects named when limited to them, newest first, and their exchanges only once no conversation waits', async () => {
+    const q = new UncheckedQueue();
+    for (const id of ['c0', 'c1', 'c2', 'c3', 'c4']) q.addConversation(conv(id));
+    for (const s of [0, 1, 2]) q.addExchange(s);
+    const r = recorder();
+    await q.drain(1, () => true, r.pass, { conversations: new Set(['c1', 'c3', 'gone']), exchanges: new Set([2]) });
+    expect(r.checked()).toEqual(['conv c3', 'conv c1']);
+    expect(q.size).toBe(6);
+    const rest = recorder();
+    await q.drain(2, () => true, rest.pass, { conversations: new Set(['c0', 'c2', 'c4']), exchanges: new Set([2, 0]) });
+    expect(rest.checked()).toEqual(['conv c4', 'conv c2', 'conv c0', 'seq 2', 'seq 0']);
+    const last = recorder();
+    await q.drain(2, () => true, last.pass);
+    expect(last.checked()).toEqual(['seq 1']);
+  });
+
+  it('keeps newest-first order over many withdrawals and re-queues, a budgeted drain at a time', async () => {
+    const q = new UncheckedQueue();
+    const order: string[] = []; // the reference: ids in the order first queued
+    const queue = (id: string) => {
+      q.addConversation(conv(id));
+      if (!order.includes(id)) order.push(id);
+    };
+    for (let i = 0; i < 300; i++) queue(`c${i}`);
+    // Withdraw every third, queue some again (they keep their place) and some anew (at the end).
+    for (let i = 0; i < 300; i += 3) {
+      q.withdraw(`c${i}`);
+      order.splice(order.indexOf(`c${i}`), 1);
+    }
+    for (let i = 1; i < 300; i += 7) queue(`c${i}`);
+    for (let i = 0; i < 300; i += 9) queue(`c${i}`);
+    const seen: string[] = [];
+    const pass: CheckPass = { conversations: async () => (c) => void seen.push(c.id), exchanges: () => () => undefined };
+    for (let guard = 0; q.size > 0; guard++) {
+      expect(guard).toBeLessThan(100);
+      await q.drain(7, budget(3).more, pass);
+      // Half-way, more come: they are the newest.
+      if (guard === 5) for (const id of ['n0', 'n1']) queue(id);
+    }
+    const expected = [...order].reverse();
+    // What drains 0–5 checked (6 × 21), then the two newcomers, then the rest.
+    expect(seen.slice(0, 126)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(0, 126));
+    expect(seen.slice(126, 128)).toEqual(['n1', 'n0']);
+    expect(seen.slice(128)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(126));
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
   it('empties on clear', () => {
     const q = new UncheckedQueue();
     q.addConversation(conv('c0'));

@@ -45,6 +45,30 @@ describe('the session model', () => {
     expect(built.rows.filter((r) => !r.ambiguous).every((r) => r.ambiguity === undefined)).toBe(true);
   });
 
+  it('checks on a read only what the read\'s own changes queued: the backlog is left to checkMore', async () => {
+    const b = capture();
+    for (let i = 0; i < 6; i++) b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, `T${i}`);
+    const all = b.build().map((r) => ({ ...r, session: 's1' }));
+    let budget = 0;
+    let tick = 0;
+    const model = new SessionModel(all.slice(0, 5), { checkMs: () => budget, engine: { checkChunk: 1, now: () => tick++ } });
+    const listed = await model.built(noKeys, 0);
+    const backlog = listed.unchecked;
+    expect(backlog).toBeGreaterThan(0);
+    // A live record comes: the read checks its conversation (a budget of plenty: had it gone
+    // on, the backlog would be checked too). Its exchange waits, as every exchange does while
+    // a conversation is unchecked (exchange rules read what the conversations' pass read).
+    budget = 1000;
+    model.put([all[5]!]);
+    const read = await model.built(noKeys, 0);
+    expect(read.unchecked).toBe(backlog + 1);
+    // A read with nothing new checks nothing; checkMore goes on with the backlog.
+    model.put([]);
+    expect((await model.built(noKeys, 0)).unchecked).toBe(backlog + 1);
+    const more = await model.checkMore(noKeys, 0);
+    expect(more.unchecked).toBe(0);
+  });
+
   it('checks everything on a whole check, whatever budget the host gives each build', async () => {
     const b = capture();
     for (let i = 0; i < 6; i++) b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, `T${i}`);
