@@ -74,6 +74,9 @@ export class WriteBehind {
   readonly #unwritten = new Map<string, ReservedCopy>();
   /** To write next, per id (the newest copy), with the takes waiting for it. */
   readonly #queue = new Map<string, Queued>();
+  /** The ids in `#queue` that are not held back as backlog (written first, whenever they come):
+   *  kept apart so picking them is not a walk over a backlog of 100k queued copies. */
+  readonly #pushed = new Set<string>();
   /** Ids another writer stored first: their later copies are merged, never put. */
   readonly #foreign = new Set<string>();
   /** The lanes: backlog takes, and pushed (live) takes, each numbered one at a time. */
@@ -148,6 +151,7 @@ export class WriteBehind {
     this.#release?.();
     for (const q of this.#queue.values()) this.#settle(q, false);
     this.#queue.clear();
+    this.#pushed.clear();
   }
 
   // Resolves once laid, to the promise of the batch's writes (wrapped: a promise would flatten).
@@ -211,7 +215,9 @@ export class WriteBehind {
     const out = outcome(items.length);
     for (const item of items) {
       const had = this.#queue.get(item.copy.id);
-      this.#queue.set(item.copy.id, { item, outs: had ? [...had.outs, out] : [out], backlog: backlog && (had?.backlog ?? true) });
+      const q: Queued = { item, outs: had ? [...had.outs, out] : [out], backlog: backlog && (had?.backlog ?? true) };
+      this.#queue.set(item.copy.id, q);
+      if (!q.backlog) this.#pushed.add(item.copy.id);
     }
     this.#kick();
     return { written: refused ? out.promise.then(() => false) : out.promise };
@@ -259,12 +265,21 @@ export class WriteBehind {
   // The next chunk to write, taken out of the queue: pushed copies only, or any.
   #chunk(backlogToo: boolean): Queued[] {
     const out: Queued[] = [];
-    for (const q of this.#queue.values()) {
-      if (q.backlog && !backlogToo) continue;
-      out.push(q);
-      if (out.length === WRITE_CHUNK) break;
+    if (backlogToo) {
+      for (const q of this.#queue.values()) {
+        out.push(q);
+        if (out.length === WRITE_CHUNK) break;
+      }
+    } else {
+      for (const id of this.#pushed) {
+        out.push(this.#queue.get(id)!);
+        if (out.length === WRITE_CHUNK) break;
+      }
     }
-    for (const q of out) this.#queue.delete(q.item.copy.id);
+    for (const q of out) {
+      this.#queue.delete(q.item.copy.id);
+      this.#pushed.delete(q.item.copy.id);
+    }
     return out;
   }
 

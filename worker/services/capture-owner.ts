@@ -131,7 +131,7 @@ export class CaptureOwner {
 
   /** The session's analysis went on without a change of records (checks that trailed): the page is told. */
   checked(session: string): void {
-    this.#tell([session]);
+    this.#tell([session], false);
   }
 
   /**
@@ -160,9 +160,13 @@ export class CaptureOwner {
 
   /** When the page was last told of a change (Date.now()), 0 before the first time. */
   lastTold = 0;
+  /** When the page was last told records changed (not checks' progress), 0 before the first time. */
+  lastChanged = 0;
 
-  #tell(sessions: string[]): void {
+  // `records`: records changed (else only checks went on).
+  #tell(sessions: string[], records = true): void {
     this.lastTold = Date.now();
+    if (records) this.lastChanged = this.lastTold;
     // A page that went away: its listener (a comlink proxy) is gone with it.
     const l = this.#listener;
     if (l) void Promise.resolve().then(() => l(sessions)).catch(() => undefined);

@@ -28,7 +28,8 @@ export interface CheckSlicesDeps {
   open: () => boolean;
   /** The page is told the session changed (its findings counts did). */
   tell: (session: string) => void;
-  /** Records on their way in (relay pushes being numbered); null when none. */
+  /** What goes before the next slice: records on their way in (relay pushes being
+   *  numbered), the page's read of a change it was told of; null when nothing. */
   arriving: () => Promise<unknown> | null;
   /** A turn of the event loop (a macrotask: messages and reads queued meanwhile run first). */
   turn?: () => Promise<void>;

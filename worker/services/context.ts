@@ -17,6 +17,7 @@ import { Coalescer } from './coalescer.js';
 import { createConsoleLink, type ConsoleLink } from './console-link.js';
 import { ConsoleStep } from './console-step.js';
 import { Keyring, serverOf } from './keyring.js';
+import { ReadFirst } from './read-first.js';
 import { createUnsavedApi } from './unsaved-api.js';
 
 export interface ServiceContext {
@@ -77,6 +78,9 @@ const PAGE_READ_MS = 100;
 
 /** How long checks wait, after a large batch was read, for the page to read its list. */
 const LISTED_WAIT_MS = 1000;
+
+/** How long check slices wait, once the page was told records changed, for its read (services/read-first.ts). */
+const PAGE_FIRST_MS = 100;
 
 /**
  * How long one build may check (read tokens, lint) when no large batch is being read: a live
@@ -147,12 +151,12 @@ export function createContext(): ServiceContext {
   }
 
   const keysFor = (url: string) => keyring.keysFor(serverOf(url));
-  /** When a view was last built for a read (Date.now()): a page reads after it is told. */
-  let lastRead = 0;
+  /** The page's reads (a page reads after it is told), which go before check slices. */
+  const reads = new ReadFirst({ listening: () => owner.listening, changed: () => owner.lastChanged, waitMs: PAGE_FIRST_MS });
   async function builtOf(session: string) {
     const model = await modelOf(session);
     const b = await model.built(keysFor, keyring.version);
-    lastRead = Date.now();
+    reads.read();
     // Whatever made this build (a read of a session just loaded, new keys, a batch), what it
     // left unchecked is checked next (once no batch is being read: see `reading`).
     if (model.unchecked > 0 && gate.open) analyseSoon(session);
@@ -193,7 +197,7 @@ export function createContext(): ServiceContext {
   const slices = new CheckSlices({
     open: () => gate.open,
     tell: (session) => owner.checked(session),
-    arriving: () => (arrivals.size > 0 ? Promise.all(arrivals) : null),
+    arriving: () => (arrivals.size > 0 ? Promise.all(arrivals) : reads.pending()),
   });
 
   // Large batches being read (see `reading`): checks wait for them all to be read and listed
@@ -201,7 +205,7 @@ export function createContext(): ServiceContext {
   const gate = new CheckGate({
     listed: async () => {
       await analysed();
-      await pageHasRead({ listening: () => owner.listening, told: () => owner.lastTold, read: () => lastRead }, LISTED_WAIT_MS);
+      await pageHasRead({ listening: () => owner.listening, told: () => owner.lastTold, read: () => reads.lastRead }, LISTED_WAIT_MS);
     },
     resume: () => { for (const s of sessions.keys()) analyseSoon(s); },
   });

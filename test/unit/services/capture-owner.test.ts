@@ -105,4 +105,17 @@ describe('the capture owner', () => {
     s.owner.announce({ type: 'exchange-end', id: a.id });
     expect(s.channel.posted).toEqual([{ type: 'exchange-end', id: a.id }]);
   });
+  it('stamps when the page was told records changed, not when it was told checks went on; and reads nothing for a capture-session notice', async () => {
+    const s = setup(true);
+    expect(s.owner.lastChanged).toBe(0);
+    s.owner.checked('s1');
+    expect(s.owner.lastTold).toBeGreaterThan(0);
+    expect(s.owner.lastChanged).toBe(0);
+    s.hear({ type: 'capture-session' });
+    await s.owner.settled();
+    expect(s.reads()).toBe(0);
+    await s.owner.apply(stored().slice(0, 1));
+    expect(s.owner.lastChanged).toBe(s.owner.lastTold);
+    expect(s.owner.lastChanged).toBeGreaterThan(0);
+  });
 });

@@ -22,4 +22,12 @@ describe('serverOf', () => {
     expect(keys.keysFor(serverOf('stdio://server-a'))).toHaveLength(1);
     expect(keys.keysFor(serverOf('stdio://server-b'))).toEqual([]);
   });
+  it('names a server the same the first time, again, and after more URLs than it remembers', () => {
+    const urls = Array.from({ length: 2500 }, (_, i) => `http://h${i % 7}.test:${3000 + i}/mcp/${i}/?q=${i}#f`);
+    const first = urls.map(serverOf);
+    expect(first[12]).toBe('http://h5.test:3012/mcp/12');
+    expect(urls.map(serverOf)).toEqual(first);
+    expect(serverOf('not a url')).toBe('not a url');
+    expect(serverOf('not a url')).toBe('not a url');
+  });
 });
