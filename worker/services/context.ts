@@ -40,6 +40,8 @@ export interface ServiceContext {
   /** The session's model if it is loaded (its load finished), else undefined; never loads. */
   loadedModel: (session: string) => SessionModel | undefined;
   builtOf: (session: string) => ReturnType<SessionModel['built']>;
+  /** As `builtOf`, for the page's read of its list: check slices waiting for that read go on (services/read-first.ts). */
+  listBuiltOf: (session: string) => ReturnType<SessionModel['built']>;
   /** The analysis with every check done (findings whole: exports, the findings summary, replay). */
   checkedOf: (session: string) => ReturnType<SessionModel['built']>;
   /** Schedules the analysis of a session that changed. */
@@ -151,15 +153,19 @@ export function createContext(): ServiceContext {
   }
 
   const keysFor = (url: string) => keyring.keysFor(serverOf(url));
-  /** The page's reads (a page reads after it is told), which go before check slices. */
+  /** The page's reads of its list (it reads after it is told), which go before check slices. */
   const reads = new ReadFirst({ listening: () => owner.listening, changed: () => owner.lastChanged, waitMs: PAGE_FIRST_MS });
   async function builtOf(session: string) {
     const model = await modelOf(session);
     const b = await model.built(keysFor, keyring.version);
-    reads.read();
     // Whatever made this build (a read of a session just loaded, new keys, a batch), what it
     // left unchecked is checked next (once no batch is being read: see `reading`).
     if (model.unchecked > 0 && gate.open) analyseSoon(session);
+    return b;
+  }
+  async function listBuiltOf(session: string) {
+    const b = await builtOf(session);
+    reads.read();
     return b;
   }
   async function checkedOf(session: string) {
@@ -249,5 +255,5 @@ export function createContext(): ServiceContext {
     save: (entries) => store.setSetting('consoleAnswers', entries),
   });
 
-  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, loadedModel, builtOf, checkedOf, analyseSoon, analysed, listed, reading, checkMs, arriving, cleared: new Listeners<string>() };
+  return { store, sessions, keyring, tokens, owner, unsaved, link, step, guard, modelOf, loadedModel, builtOf, listBuiltOf, checkedOf, analyseSoon, analysed, listed, reading, checkMs, arriving, cleared: new Listeners<string>() };
 }

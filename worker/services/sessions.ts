@@ -28,7 +28,7 @@ export interface ExchangeSummary {
   refused: string | null;
 }
 
-export function createSessionsService({ store, sessions, tokens, unsaved, guard, builtOf, cleared }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'builtOf' | 'cleared'>) {
+export function createSessionsService({ store, sessions, tokens, unsaved, guard, builtOf, listBuiltOf, cleared }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'builtOf' | 'listBuiltOf' | 'cleared'>) {
   return {
     list(): Promise<Answer<SessionInfo[]>> {
       return guard(async () => {
@@ -69,7 +69,7 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
 
     /** The conversation list (summaries only) through a typed filter, with status-bar counts. */
     conversations(session: string, filter = ''): Promise<Answer<ConversationList>> {
-      return guard(async () => searchedList(await builtOf(session), filter));
+      return guard(async () => searchedList(await listBuiltOf(session), filter));
     },
 
     /**
@@ -78,7 +78,7 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
      * still knows what changed, else the whole list.
      */
     conversationsSince(session: string, filter: string, since: number | null): Promise<Answer<ListUpdate>> {
-      return guard(async () => searchedListUpdate(await builtOf(session), filter, since));
+      return guard(async () => searchedListUpdate(await listBuiltOf(session), filter, since));
     },
 
     /** The thread view of one conversation. */
