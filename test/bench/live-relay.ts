@@ -93,7 +93,7 @@ async function pageCounters(cdp: import('@playwright/test').CDPSession): Promise
   return out;
 }
 
-export interface LiveResult { work: PageWork[]; heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
+export interface LiveResult { work: PageWork[]; storingWork: PageWork | null; storingSpanMs: number; heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -215,6 +215,10 @@ async function measure(n: number): Promise<LiveResult> {
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
     const trace = TRACE ? await startTrace(page) : null;
+    // The page's counters over the storing phase (checks and writes trailing the listing).
+    const storingCdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
+    if (storingCdp) await storingCdp.send('Performance.enable');
+    const storingFrom = storingCdp ? await pageCounters(storingCdp) : null;
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -237,6 +241,12 @@ async function measure(n: number): Promise<LiveResult> {
     while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
     while (!acknowledged()) await sleep(50);
     const storedMs = Date.now() - t0;
+    let storingWork: PageWork | null = null;
+    if (storingCdp && storingFrom) {
+      const to = await pageCounters(storingCdp);
+      storingWork = Object.fromEntries(PAGE_COUNTERS.map((k) => [k, to[k] - storingFrom[k]])) as PageWork;
+      await storingCdp.detach();
+    }
     if (trace) await trace.stop(`${TRACE}-${n}.json`);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') reportProfiles(`${CPU_PROFILE}-${n}-storing`, await probe.stopProfiles());
     // Settled: nothing more is drained (the count stays at n for a moment).
@@ -257,7 +267,7 @@ async function measure(n: number): Promise<LiveResult> {
     await cdp?.detach();
     const liveLong = await longTasks(page);
     return {
-      work, heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
+      work, storingWork, storingSpanMs: storedMs - (listed - t0), heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
       samples, storing, storedMs, missed, liveLongest: Math.max(0, ...liveLong),
     };
   } finally {
@@ -296,6 +306,10 @@ export async function run(): Promise<LiveResult[]> {
     }
     console.log(`  storage: ${(n / (r.storedMs / 1000)).toFixed(0)} exchanges/s stored and acknowledged from navigating (${PROFILE === 'disk' ? 'on-disk profile' : 'off-the-record window'}); peak worker heap ${r.heapPeakMb === null ? 'not told by this Chromium' : `${r.heapPeakMb.toFixed(0)} MB`}`);
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
+    if (r.storingWork) {
+      const w = r.storingWork;
+      console.log(`  the page's work from listed to stored (${r.storingSpanMs} ms, the calls made in it included): tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
+    }
     if (r.work.length) {
       const med = (k: (typeof PAGE_COUNTERS)[number]) => pct(r.work.map((w) => w[k]), 0.5);
       const sum = (k: (typeof PAGE_COUNTERS)[number]) => r.work.reduce((a, w) => a + w[k], 0) / r.work.length;

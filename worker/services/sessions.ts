@@ -8,8 +8,7 @@ import { eventCount } from '../decode/lean-record.js';
 import { exchangeViewOf, searchedList, searchedListUpdate } from '../view/body-reads.js';
 import { placeOfExchange, type ExchangePlace } from '../view/exchange-place.js';
 import type { Answer, ConversationList, ConversationView, ExchangeView, ListUpdate, SessionInfo } from '../view/types.js';
-import type { SessionModel } from '../view/session-model.js';
-import { builtModel } from '../view/session-model.js';
+import { builtModel, type SessionModel } from '../view/session-model.js';
 import type { ServiceContext } from './context.js';
 
 /** One row of the exchange list. */

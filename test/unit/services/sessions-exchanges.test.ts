@@ -10,7 +10,7 @@ import type { StoredExchange } from '../../../worker/storage/index.js';
 const call = (id: string, seq: number, session: string, over: Partial<StoredExchange> = {}): StoredExchange => ({
   v: 1, id, seq, session, source: 'relay', startedAt: seq, state: 'complete',
   request: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: [], body: JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo' } }) },
-  response: { status: 200, headers: [], body: JSON.stringify({ jsonrpc: '2.0', id: seq, result: {} }) },
+  response: { status: 200, headers: [], receivedAt: seq, body: JSON.stringify({ jsonrpc: '2.0', id: seq, result: {} }) },
   ...over,
 });
 
