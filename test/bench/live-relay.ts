@@ -93,7 +93,7 @@ async function pageCounters(cdp: import('@playwright/test').CDPSession): Promise
   return out;
 }
 
-export interface LiveResult { work: PageWork[]; storingWork: PageWork | null; storingSpanMs: number; heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
+export interface LiveResult { work: PageWork[]; listingWork: PageWork | null; storingWork: PageWork | null; storingSpanMs: number; heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -219,6 +219,8 @@ async function measure(n: number): Promise<LiveResult> {
     const storingCdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
     if (storingCdp) await storingCdp.send('Performance.enable');
     const storingFrom = storingCdp ? await pageCounters(storingCdp) : null;
+    // Counted from the page's start, the listing's work is what the counters hold by now.
+    const listingWork = storingFrom;
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -267,7 +269,7 @@ async function measure(n: number): Promise<LiveResult> {
     await cdp?.detach();
     const liveLong = await longTasks(page);
     return {
-      work, storingWork, storingSpanMs: storedMs - (listed - t0), heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
+      work, listingWork, storingWork, storingSpanMs: storedMs - (listed - t0), heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
       samples, storing, storedMs, missed, liveLongest: Math.max(0, ...liveLong),
     };
   } finally {
@@ -306,6 +308,10 @@ export async function run(): Promise<LiveResult[]> {
     }
     console.log(`  storage: ${(n / (r.storedMs / 1000)).toFixed(0)} exchanges/s stored and acknowledged from navigating (${PROFILE === 'disk' ? 'on-disk profile' : 'off-the-record window'}); peak worker heap ${r.heapPeakMb === null ? 'not told by this Chromium' : `${r.heapPeakMb.toFixed(0)} MB`}`);
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
+    if (r.listingWork) {
+      const w = r.listingWork;
+      console.log(`  the page's work from its start until listed: tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
+    }
     if (r.storingWork) {
       const w = r.storingWork;
       console.log(`  the page's work from listed to stored (${r.storingSpanMs} ms, the calls made in it included): tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
