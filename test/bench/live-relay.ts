@@ -211,15 +211,16 @@ async function measure(n: number): Promise<LiveResult> {
   // The workers' heap, sampled (the analysis worker holds the session), and their CPU profile.
   const probe = await probeWorkers(page, { profile: CPU_PROFILE !== undefined && CPU_PROFILE_PHASE === 'listing' });
   try {
+    // The page's counters from before navigating (they count from `Performance.enable`).
+    const storingCdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
+    if (storingCdp) await storingCdp.send('Performance.enable');
     const { t0, listed } = await openOn(page, origin, n);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
     const trace = TRACE ? await startTrace(page) : null;
-    // The page's counters over the storing phase (checks and writes trailing the listing).
-    const storingCdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
-    if (storingCdp) await storingCdp.send('Performance.enable');
+    // The page's counters until listed, and from there over the storing phase (checks and
+    // writes trailing the listing).
     const storingFrom = storingCdp ? await pageCounters(storingCdp) : null;
-    // Counted from the page's start, the listing's work is what the counters hold by now.
     const listingWork = storingFrom;
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
@@ -310,7 +311,7 @@ export async function run(): Promise<LiveResult[]> {
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
     if (r.listingWork) {
       const w = r.listingWork;
-      console.log(`  the page's work from its start until listed: tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
+      console.log(`  the page's work from navigating until listed: tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
     }
     if (r.storingWork) {
       const w = r.storingWork;
