@@ -27,7 +27,7 @@ export type { UnsavedExchange } from './view/session-model.js';
 export type { FindingsEntry, FindingOccurrence, FindingsSummary } from './view/findings-summary.js';
 export type { ExchangePlace } from './view/exchange-place.js';
 export type { ListedTool } from './decode/tool-names.js';
-export type { ExchangeSummary } from './services/sessions.js';
+export type { ExchangePage, ExchangeSummary } from './services/sessions.js';
 export type { ImportProgress } from './services/import-api.js';
 
 const ctx = createContext();

@@ -17,7 +17,12 @@
 //                                            of each size's first open, until listed, or with
 //                                            LIVE_CPU_PROFILE_PHASE=storing from listed to stored;
 //                                            LIVE_TRACE=<path>: a Chrome trace, every thread, from
-//                                            listed until stored: <path>-<n>.json, for DevTools)
+//                                            listed until stored: <path>-<n>.json, for DevTools);
+//                                            LIVE_PAGE_METRICS=1: the page's own work per call once
+//                                            stored (Chromium's Performance.getMetrics, from the send
+//                                            until the next call: tasks, script, style, layout);
+//                                            LIVE_ROOT=<tree>: serve another tree's build (a base
+//                                            worktree), measured by this bench)
 // Prints figures and ratios from one run; asserts nothing.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +35,7 @@ import { BENCH_RELAY_TOKEN, signIn, startInspector, stopInspector } from './insp
 import { relayBacklogFile } from './relay-backlog-file.ts';
 import { probeWorkers, reportProfiles } from './worker-probe.ts';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const ROOT = resolve(process.env.LIVE_ROOT ?? resolve(fileURLToPath(new URL('.', import.meta.url)), '../..'));
 // 1M on request: LIVE_SIZES=1000,20000,100000,1000000.
 const SIZES = (process.env.LIVE_SIZES ?? '1000,20000,100000').split(',').map(Number);
 /** `disk` (default): the measured page runs in a browser with an on-disk profile, as users
@@ -50,6 +55,8 @@ const CPU_PROFILE = process.env.LIVE_CPU_PROFILE;
 const CPU_PROFILE_PHASE = process.env.LIVE_CPU_PROFILE_PHASE ?? 'listing';
 /** Where to write a Chrome trace (every thread: the page, the workers, IndexedDB) of each size's storing phase; none when unset. */
 const TRACE = process.env.LIVE_TRACE;
+/** Read the page's counters around each call once stored (see the header). */
+const PAGE_METRICS = process.env.LIVE_PAGE_METRICS === '1';
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'blink.user_timing', 'IndexedDB', 'disabled-by-default-v8.cpu_profiler', 'v8'];
 
 // A Chrome trace through the page's DevTools session (the whole browser's threads); `stop`
@@ -71,7 +78,22 @@ async function startTrace(page: Page): Promise<{ stop(path: string): Promise<voi
 }
 
 interface Sample { fromSend: number; fromAnswer: number }
-export interface LiveResult { heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
+/** The page's counters that one call moved (ms, or counts). */
+type PageWork = Record<(typeof PAGE_COUNTERS)[number], number>;
+const PAGE_COUNTERS = ['TaskDuration', 'ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'RecalcStyleCount', 'LayoutCount'] as const;
+
+// Chromium's cumulative counters of the page's main thread (durations in seconds, as ms).
+async function pageCounters(cdp: import('@playwright/test').CDPSession): Promise<PageWork> {
+  const { metrics } = await cdp.send('Performance.getMetrics') as { metrics: { name: string; value: number }[] };
+  const out = {} as PageWork;
+  for (const k of PAGE_COUNTERS) {
+    const v = metrics.find((m) => m.name === k)?.value ?? NaN;
+    out[k] = k.endsWith('Duration') ? v * 1000 : v;
+  }
+  return out;
+}
+
+export interface LiveResult { work: PageWork[]; listingWork: PageWork | null; storingWork: PageWork | null; storingSpanMs: number; heapPeakMb: number | null; n: number; restMs: number | null; backlogMs: number; shownMs: number; backlogLongest: number; backlogLong200: number; samples: Sample[]; storing: Sample[]; storedMs: number; missed: number; liveLongest: number }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -189,10 +211,17 @@ async function measure(n: number): Promise<LiveResult> {
   // The workers' heap, sampled (the analysis worker holds the session), and their CPU profile.
   const probe = await probeWorkers(page, { profile: CPU_PROFILE !== undefined && CPU_PROFILE_PHASE === 'listing' });
   try {
+    // The page's counters from before navigating (they count from `Performance.enable`).
+    const storingCdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
+    if (storingCdp) await storingCdp.send('Performance.enable');
     const { t0, listed } = await openOn(page, origin, n);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'listing') reportProfiles(`${CPU_PROFILE}-${n}`, await probe.stopProfiles());
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') await probe.startProfiles();
     const trace = TRACE ? await startTrace(page) : null;
+    // The page's counters until listed, and from there over the storing phase (checks and
+    // writes trailing the listing).
+    const storingFrom = storingCdp ? await pageCounters(storingCdp) : null;
+    const listingWork = storingFrom;
     const backlogLong = await longTasks(page);
     // The page's own start (status bar shown, whatever it counts) apart from the drain.
     const shown = (await counts(page)).find((c) => c.n >= 0)!.t - t0;
@@ -215,16 +244,33 @@ async function measure(n: number): Promise<LiveResult> {
     while (!acknowledged() && storing.length < STORING_SAMPLES) await sample(storing);
     while (!acknowledged()) await sleep(50);
     const storedMs = Date.now() - t0;
+    let storingWork: PageWork | null = null;
+    if (storingCdp && storingFrom) {
+      const to = await pageCounters(storingCdp);
+      storingWork = Object.fromEntries(PAGE_COUNTERS.map((k) => [k, to[k] - storingFrom[k]])) as PageWork;
+      await storingCdp.detach();
+    }
     if (trace) await trace.stop(`${TRACE}-${n}.json`);
     if (CPU_PROFILE && CPU_PROFILE_PHASE === 'storing') reportProfiles(`${CPU_PROFILE}-${n}-storing`, await probe.stopProfiles());
     // Settled: nothing more is drained (the count stays at n for a moment).
     await sleep(1000);
     have = (await counts(page)).at(-1)!.n;
     const samples: Sample[] = [];
-    for (let i = 0; i < SAMPLES; i++) await sample(samples);
+    const work: PageWork[] = [];
+    const cdp = PAGE_METRICS ? await page.context().newCDPSession(page) : null;
+    if (cdp) await cdp.send('Performance.enable');
+    for (let i = 0; i < SAMPLES; i++) {
+      const before = cdp ? await pageCounters(cdp) : null;
+      await sample(samples);
+      if (cdp && before) {
+        const after = await pageCounters(cdp);
+        work.push(Object.fromEntries(PAGE_COUNTERS.map((k) => [k, after[k] - before[k]])) as PageWork);
+      }
+    }
+    await cdp?.detach();
     const liveLong = await longTasks(page);
     return {
-      heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
+      work, listingWork, storingWork, storingSpanMs: storedMs - (listed - t0), heapPeakMb: probe.heapPeakMb(), n, restMs, backlogMs: listed - t0, shownMs: shown, backlogLongest: Math.max(0, ...backlogLong), backlogLong200: backlogLong.filter((d) => d > 200).length,
       samples, storing, storedMs, missed, liveLongest: Math.max(0, ...liveLong),
     };
   } finally {
@@ -263,6 +309,19 @@ export async function run(): Promise<LiveResult[]> {
     }
     console.log(`  storage: ${(n / (r.storedMs / 1000)).toFixed(0)} exchanges/s stored and acknowledged from navigating (${PROFILE === 'disk' ? 'on-disk profile' : 'off-the-record window'}); peak worker heap ${r.heapPeakMb === null ? 'not told by this Chromium' : `${r.heapPeakMb.toFixed(0)} MB`}`);
     console.log(`  a call through the relay, counted in the status bar (${r.samples.length} samples${r.missed ? `, ${r.missed} not counted within 30 s` : ''}): from the answer p50 ${pct(answer, 0.5)} ms, p95 ${pct(answer, 0.95)} ms, max ${Math.max(...answer)} ms; from the send p50 ${pct(send, 0.5)} ms, p95 ${pct(send, 0.95)} ms; longest main-thread task ${r.liveLongest.toFixed(0)} ms`);
+    if (r.listingWork) {
+      const w = r.listingWork;
+      console.log(`  the page's work from navigating until listed: tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
+    }
+    if (r.storingWork) {
+      const w = r.storingWork;
+      console.log(`  the page's work from listed to stored (${r.storingSpanMs} ms, the calls made in it included): tasks ${w.TaskDuration.toFixed(0)} ms, script ${w.ScriptDuration.toFixed(0)} ms, style ${w.RecalcStyleDuration.toFixed(0)} ms (${w.RecalcStyleCount}), layout ${w.LayoutDuration.toFixed(0)} ms (${w.LayoutCount})`);
+    }
+    if (r.work.length) {
+      const med = (k: (typeof PAGE_COUNTERS)[number]) => pct(r.work.map((w) => w[k]), 0.5);
+      const sum = (k: (typeof PAGE_COUNTERS)[number]) => r.work.reduce((a, w) => a + w[k], 0) / r.work.length;
+      console.log(`  the page's work per call once stored (${r.work.length} calls, median / mean): tasks ${med('TaskDuration').toFixed(1)} / ${sum('TaskDuration').toFixed(1)} ms, script ${med('ScriptDuration').toFixed(1)} / ${sum('ScriptDuration').toFixed(1)} ms, style ${med('RecalcStyleDuration').toFixed(1)} / ${sum('RecalcStyleDuration').toFixed(1)} ms (${med('RecalcStyleCount')} recalcs), layout ${med('LayoutDuration').toFixed(1)} / ${sum('LayoutDuration').toFixed(1)} ms (${med('LayoutCount')} layouts)`);
+    }
   }
   const base = results.find((r) => r.n === 1000);
   for (const r of results) {

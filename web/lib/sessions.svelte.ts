@@ -6,8 +6,14 @@
 // backlog draining, a burst of calls). One refresh runs at a time; a change during a refresh
 // schedules exactly one more, so the screen ends on the newest state without a queue of reads.
 // A refresh whose worker died is dropped: the restarted worker's rebuild refreshes again.
+//
+// Most refreshes change no raw exchange (check progress changes findings, every 250 ms while a
+// backlog is checked): the page hands the worker the mark of its copy and the worker answers
+// "unchanged" without summaries; a changed page is merged in place (exchange-page.ts), so
+// the table touches only the rows that changed.
 import type { ExchangeSummary, SessionInfo } from '../../worker/facade.js';
 import { AnalysisWorkerDied, type Calls } from './analysis-client.js';
+import { keepUnchanged } from './exchange-page.js';
 
 /** How many of the newest raw exchanges the Console's traffic list shows. */
 export const LIST_LIMIT = 200;
@@ -33,7 +39,9 @@ export interface SessionsDeps {
 export class Sessions {
   #list = $state.raw<SessionInfo[]>([]);
   #viewing = $state<string | null>(null);
-  #exchanges = $state.raw<ExchangeSummary[]>([]);
+  #exchanges = $state.raw<readonly ExchangeSummary[]>([]);
+  /** The worker's mark of `#exchanges` (null: none, read it whole). */
+  #mark: string | null = null;
   #refreshing: Promise<void> | null = null;
   #again = false;
   readonly #deps: SessionsDeps;
@@ -65,7 +73,7 @@ export class Sessions {
     if (id === this.#viewing) return;
     this.#viewing = id;
     this.#deps.view.reset();
-    this.#exchanges = [];
+    this.#forgetExchanges();
     await this.refresh();
   }
 
@@ -103,8 +111,13 @@ export class Sessions {
   /** The session on screen was emptied: the view starts over and re-reads. */
   emptied(): Promise<void> {
     this.#deps.view.reset();
-    this.#exchanges = [];
+    this.#forgetExchanges();
     return this.refresh();
+  }
+
+  #forgetExchanges(): void {
+    this.#exchanges = [];
+    this.#mark = null;
   }
 
   /** Re-reads the session on screen: its raw exchanges and the devtools view. */
@@ -131,8 +144,15 @@ export class Sessions {
     const session = this.#viewing;
     if (!api || !session) return;
     // Both reads at once: the list (and its counts) does not wait for the raw exchanges.
-    const [ex] = await Promise.all([api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT }), this.#deps.view.reload()]);
-    if (ex.ok) this.#exchanges = ex.value.items;
-    else this.#deps.say(ex.error.message);
+    const since = this.#mark;
+    const [ex] = await Promise.all([api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT, since }), this.#deps.view.reload()]);
+    // Another session came on screen meanwhile (its own refresh follows): not this answer's.
+    if (this.#viewing !== session) return;
+    if (!ex.ok) return this.#deps.say(ex.error.message);
+    const { items, mark } = ex.value;
+    // The copy was emptied meanwhile (its mark with it): an "unchanged" answer no longer fits.
+    if (items === null && this.#mark !== since) return;
+    if (items !== null) this.#exchanges = keepUnchanged(this.#exchanges, items);
+    this.#mark = mark;
   }
 }

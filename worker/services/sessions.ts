@@ -8,6 +8,7 @@ import { eventCount } from '../decode/lean-record.js';
 import { exchangeViewOf, searchedList, searchedListUpdate } from '../view/body-reads.js';
 import { placeOfExchange, type ExchangePlace } from '../view/exchange-place.js';
 import type { Answer, ConversationList, ConversationView, ExchangeView, ListUpdate, SessionInfo } from '../view/types.js';
+import { builtModel, type SessionModel } from '../view/session-model.js';
 import type { ServiceContext } from './context.js';
 
 /** One row of the exchange list. */
@@ -28,7 +29,30 @@ export interface ExchangeSummary {
   refused: string | null;
 }
 
-export function createSessionsService({ store, sessions, tokens, unsaved, guard, builtOf, listBuiltOf, cleared }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'builtOf' | 'listBuiltOf' | 'cleared'>) {
+/** A page of the exchange list; `items` null: nothing on it changed since the copy marked `since`. */
+export interface ExchangePage {
+  total: number;
+  /** Names what this page shows (the session's records at one version, and the range asked);
+   *  null when it cannot be named (the session was dropped during the read). */
+  mark: string | null;
+  items: ExchangeSummary[] | null;
+}
+
+// A page's summaries are a function of the session's records (and their decoding, done by the
+// build of the same records), so the model's `version`, bumped on every change of them, names
+// them; check progress builds again at the same version and changes none of them. A model is
+// made again after a clear or a reload from storage (its version starts over), and a worker
+// restarts: so a mark also names this worker and the model object.
+const WORKER_MARK = Math.random().toString(36).slice(2, 10);
+const modelMarks = new WeakMap<SessionModel, number>();
+let nextModelMark = 0;
+function markOf(model: SessionModel, version: number, range: { offset?: number; limit?: number }): string {
+  let m = modelMarks.get(model);
+  if (m === undefined) modelMarks.set(model, (m = nextModelMark++));
+  return `${WORKER_MARK}:${m}:${version}:${range.offset ?? 0}:${range.limit ?? ''}`;
+}
+
+export function createSessionsService({ store, sessions, tokens, unsaved, guard, modelOf, builtOf, listBuiltOf, cleared }: Pick<ServiceContext, 'store' | 'sessions' | 'tokens' | 'unsaved' | 'guard' | 'modelOf' | 'builtOf' | 'listBuiltOf' | 'cleared'>) {
   return {
     list(): Promise<Answer<SessionInfo[]>> {
       return guard(async () => {
@@ -43,16 +67,26 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
       cleared.tell(session);
     },
 
-    /** A page of the exchange list, in capture order (negative offset counts from the end). */
-    exchanges(session: string, range: { offset?: number; limit?: number } = {}): Promise<Answer<{ total: number; items: ExchangeSummary[] }>> {
+    /**
+     * A page of the exchange list, in capture order (negative offset counts from the end).
+     * `since`: the mark of the caller's copy of this same page; when nothing on it changed,
+     * `items` is null and the copy stands (a refresh after check progress reads nothing).
+     */
+    exchanges(session: string, range: { offset?: number; limit?: number; since?: string | null } = {}): Promise<Answer<ExchangePage>> {
       return guard(async () => {
+        // The version is read before the build: the build is of that version or a newer one,
+        // so a mark never names records older than the items sent with it.
+        const model = await modelOf(session);
+        const version = model.version;
         const b = await builtOf(session);
+        const total = b.recordsPage(0, 0).total;
+        const mark = builtModel(b) === model ? markOf(model, version, range) : null;
+        if (mark !== null && range.since === mark) return { total, mark, items: null };
         const want = range.offset ?? 0;
         const limit = Math.max(1, range.limit ?? 200);
-        const total = b.recordsPage(0, 0).total;
         const offset = want < 0 ? Math.max(0, total + want) : want;
         const items = b.recordsPage(offset, limit).items.map((r): ExchangeSummary => {
-          // By seq: `a.decoded` would lay out every exchange's decoding for a page of 200.
+          // By seq: `analysis.decoded` would lay out every exchange's decoding for a page of 200.
           const d = b.index.bySeq.get(r.seq)?.decoded;
           const first = d?.sent.find((m) => m.kind === 'request' || m.kind === 'notification');
           const p = first?.params;
@@ -63,7 +97,7 @@ export function createSessionsService({ store, sessions, tokens, unsaved, guard,
             events: eventCount(r), refused: r.refused ?? null,
           };
         });
-        return { total, items };
+        return { total, mark, items };
       });
     },
 

@@ -6,7 +6,7 @@ import { AnalysisWorkerDied } from '../../../web/lib/analysis-client.ts';
 import { LIST_LIMIT, Sessions, type SessionsApi, type SessionsView } from '../../../web/lib/sessions.svelte.ts';
 
 const info = (id: string, name = id): SessionInfo => ({ id, name, createdAt: 0, capturing: false });
-const row = (id: string): ExchangeSummary => ({ id, seq: 0, startedAt: 0, httpMethod: 'POST', url: '/mcp', method: 'tools/call', name: null, status: 200, state: 'complete', events: null, refused: null });
+const row = (id: string, over: Partial<ExchangeSummary> = {}): ExchangeSummary => ({ id, seq: 0, startedAt: 0, httpMethod: 'POST', url: '/mcp', method: 'tools/call', name: null, status: 200, state: 'complete', events: null, refused: null, ...over });
 
 /** Resolves when told to, so a test can hold a read open. */
 function gate(): { wait: Promise<void>; open: () => void } {
@@ -20,13 +20,21 @@ function setup(opts: { sessions?: SessionInfo[]; place?: { conversation: string;
   const said: string[] = [];
   let hold: Promise<void> | null = null;
   let failWith: unknown = null;
+  // The worker's pages, marked by session and version as the worker marks them; `since`s asked.
+  const pages = new Map<string, { version: number; items: ExchangeSummary[] }>();
+  const page = (session: string) => pages.get(session) ?? { version: 0, items: [row(`${session}-x`)] };
+  const since: (string | null | undefined)[] = [];
   const api: SessionsApi = {
     sessions: {
       list: async () => (opts.listFails ? { ok: false as const, error: { kind: 'unavailable' as const, message: opts.listFails } } : { ok: true as const, value: opts.sessions ?? [] }),
       exchanges: async (session, range) => {
         log.push(`exchanges ${session} ${range?.offset}/${range?.limit}`);
+        since.push(range?.since);
         if (failWith) throw failWith;
-        return { ok: true, value: { total: 1, items: [row(`${session}-x`)] } };
+        const p = page(session);
+        const mark = `${session}:${p.version}`;
+        // Copies of the summaries, as a structured clone across the worker boundary makes.
+        return { ok: true, value: { total: p.items.length, mark, items: range?.since === mark ? null : p.items.map((x) => ({ ...x })) } };
       },
       placeOfExchange: async () => ({ ok: true, value: opts.place ?? null }),
     },
@@ -42,7 +50,9 @@ function setup(opts: { sessions?: SessionInfo[]; place?: { conversation: string;
     setFocus: (f) => void log.push(`focus ${f}`),
   };
   const sessions = new Sessions({ api: () => api, view, say: (m) => void said.push(m) });
-  return { sessions, log, said, holdReads: (p: Promise<void> | null) => { hold = p; }, failReads: (e: unknown) => { failWith = e; } };
+  /** The worker's records of `session` change: its page is now `items`. */
+  const setPage = (session: string, items: ExchangeSummary[]) => void pages.set(session, { version: page(session).version + 1, items });
+  return { sessions, log, said, since, setPage, holdReads: (p: Promise<void> | null) => { hold = p; }, failReads: (e: unknown) => { failWith = e; } };
 }
 
 describe('the session on screen', () => {
@@ -156,5 +166,65 @@ describe('refreshing the session on screen', () => {
     await sessions.show('s1');
     failReads(new Error('bug'));
     await expect(sessions.refresh()).rejects.toThrow('bug');
+  });
+});
+
+describe('the raw exchanges kept across refreshes', () => {
+  it('a refresh hands the worker the mark of its copy, and an unchanged answer keeps the copy as it is', async () => {
+    const { sessions, since } = setup();
+    await sessions.show('s1');
+    const copy = sessions.exchanges;
+    await sessions.refresh();
+    expect(since).toEqual([null, 's1:0']);
+    expect(sessions.exchanges).toBe(copy);
+  });
+
+  it('a changed page keeps the rows that did not change as the same objects, and takes the new and changed ones', async () => {
+    const { sessions, setPage } = setup();
+    setPage('s1', [row('a'), row('b', { state: 'pending', status: null })]);
+    await sessions.show('s1');
+    const [a, b] = sessions.exchanges;
+    setPage('s1', [row('a'), row('b'), row('c')]);
+    await sessions.refresh();
+    expect(sessions.exchanges.map((x) => x.id)).toEqual(['a', 'b', 'c']);
+    expect(sessions.exchanges[0]).toBe(a);
+    expect(sessions.exchanges[1]).not.toBe(b);
+    expect(sessions.exchanges[1]!.state).toBe('complete');
+  });
+
+  it('showing another session reads its page whole, whatever the copy before', async () => {
+    const { sessions, since } = setup();
+    await sessions.show('s1');
+    await sessions.show('s2');
+    expect(since).toEqual([null, null]);
+    expect(sessions.exchanges.map((x) => x.id)).toEqual(['s2-x']);
+  });
+
+  it('emptying the session on screen reads its page whole again', async () => {
+    const { sessions, since } = setup();
+    await sessions.show('s1');
+    await sessions.emptied();
+    expect(since).toEqual([null, null]);
+    expect(sessions.exchanges.map((x) => x.id)).toEqual(['s1-x']);
+  });
+
+  it("an answer for a session no longer on screen is not taken (the new session's refresh follows)", async () => {
+    const { sessions, holdReads, setPage } = setup();
+    await sessions.show('s1');
+    setPage('s1', [row('s1-y')]); // so the held answer carries rows
+    const g = gate();
+    holdReads(g.wait);
+    const old = sessions.refresh();
+    const shown = sessions.show('s2');
+    // The refresh for s2 (run after the held one) is held too, until the first is looked at.
+    const g2 = gate();
+    holdReads(g2.wait);
+    g.open();
+    await old;
+    expect(sessions.exchanges).toEqual([]);
+    g2.open();
+    await shown;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sessions.exchanges.map((x) => x.id)).toEqual(['s2-x']);
   });
 });
