@@ -143,9 +143,10 @@ export class Sessions {
     const api = this.#deps.api();
     const session = this.#viewing;
     if (!api || !session) return;
-    // Both reads at once: the list (and its counts) does not wait for the raw exchanges.
+    // Both reads at once, the list asked first: its counts wait neither for the raw exchanges
+    // nor for the worker to read them (it answers in the order asked).
     const since = this.#mark;
-    const [ex] = await Promise.all([api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT, since }), this.#deps.view.reload()]);
+    const [, ex] = await Promise.all([this.#deps.view.reload(), api.sessions.exchanges(session, { offset: -LIST_LIMIT, limit: LIST_LIMIT, since })]);
     // Another session came on screen meanwhile (its own refresh follows): not this answer's.
     if (this.#viewing !== session) return;
     if (!ex.ok) return this.#deps.say(ex.error.message);
