@@ -18,8 +18,9 @@
 // copy of one id is therefore merged, never appended: `supersedes` lets only a later state
 // (pending → streaming → complete/aborted/failed) or more events replace what is stored,
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
-// which is what makes two open tabs draining the same backlog harmless too). A push is
-// written by one tab only (capture/push-writer.ts): the others follow its notices.
+// which is what keeps two tabs draining the same backlog correct too). A push is written by
+// one tab only (capture/push-writer.ts), and a run of drains is made by one tab at a time
+// (capture/backlog-lock.ts): the others list what it stored from its notices.
 //
 // Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
 // once, then only what is new. The page keeps each open exchange's record as the pushes
@@ -29,7 +30,8 @@
 //
 // EventSource reconnects by itself after a drop (a dev-server restart; the service worker
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
-// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time.
+// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time (an
+// `open` while the run still waits for another tab's is covered by that run).
 //
 // The backlog's drains, their read-ahead and their acknowledgements are capture/
 // backlog-drains.ts. Records pushed over the stream are not acknowledged (the relay keeps
@@ -39,6 +41,7 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { BacklogDrains } from './backlog-drains.js';
+import type { BacklogLock } from './backlog-lock.js';
 import { applyPush } from './relay-push.js';
 import { FollowedPushes, type PushWriter } from './push-writer.js';
 import type { CaptureNotice } from './notices.js';
@@ -86,6 +89,8 @@ export interface RelayFeedDeps {
   writer?: Pick<PushWriter, 'leading' | 'onLead'>;
   /** How long a following tab waits for the writer's notice of a push before writing it itself (FOLLOW_WAIT_MS; a test's own). */
   followWaitMs?: number;
+  /** One tab drains the backlog at a time (capture/backlog-lock.ts); unset: every run starts at once. */
+  drainLock?: Pick<BacklogLock, 'hold' | 'progressed' | 'stop'>;
 }
 
 // The notice a tap would have posted for a record at this stage.
@@ -110,6 +115,8 @@ export class RelayFeed {
   readonly #followed: FollowedPushes;
   readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
+  /** The run in `#draining` began reading (it is not waiting for another tab's any more). */
+  #drainStarted = false;
   #drainAgain = false;
   #stopped = false;
 
@@ -161,6 +168,8 @@ export class RelayFeed {
   /** A notice another tab posted: what it says is stored is not kept for taking over. */
   heard(notice: CaptureNotice): void {
     this.#followed.heard(notice);
+    // Another tab's relay feed committed a write: a run of drains it holds is moving.
+    if (notice.type === 'exchanges-stored') this.#deps.drainLock?.progressed();
   }
 
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
@@ -172,6 +181,7 @@ export class RelayFeed {
     this.#stopped = true;
     this.#pending.clear();
     this.#followed.stop();
+    this.#deps.drainLock?.stop();
     this.#behind.stop();
     this.#source?.close();
     this.#source = null;
@@ -206,11 +216,19 @@ export class RelayFeed {
 
   #drain(): void {
     if (this.#draining) {
-      this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
+      // Reopened mid-drain: the file may have grown since it was read. A run still waiting
+      // for another tab's has read nothing yet, and covers this `open` too.
+      if (this.#drainStarted) this.#drainAgain = true;
       return;
     }
-    this.#draining = this.#drains.run().finally(() => {
+    const run = () => {
+      this.#drainStarted = true;
+      return this.#drains.run();
+    };
+    this.#drainStarted = false;
+    this.#draining = (this.#deps.drainLock ? this.#deps.drainLock.hold(run) : run()).finally(() => {
       this.#draining = null;
+      this.#drainStarted = false;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
         this.#drain();
