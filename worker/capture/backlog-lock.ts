@@ -9,11 +9,12 @@
 //
 // Hazard, written down: a holder that stopped moving (a hung or frozen worker) would block the
 // others for ever, and a slow one must not be mistaken for it. The wait is bounded by silence,
-// not by length: each `exchanges-stored` notice another tab posts (a relay feed's committed
-// write) restarts the bound, and once none came for DRAIN_STALL_MS the waiting tab drains
-// anyway, as two tabs did before; the merge rules keep that correct (collided, merged, read
-// again). A holder still reading its drains posts nothing until it writes, so the bound is
-// well above the reading of a run (a run holds at most 256 MiB unwritten before it writes).
+// not by length: each notice of another tab's relay feed saying it moved (`backlog-read`, a
+// batch of its run read and laid in; `exchanges-stored`, a write committed) restarts the
+// bound, and once none came for DRAIN_STALL_MS the waiting tab drains anyway, as two tabs did
+// before; the merge rules keep that correct (collided, merged, read again). The longest
+// silence of a moving holder is between its last batch read and its first write (the list is
+// built first), seconds at 100k.
 //
 // Without Web Locks (Node, tests) every run starts at once, as before.
 
@@ -77,7 +78,7 @@ export class BacklogLock {
     }
   }
 
-  /** Another tab stored records: the holder is moving, so the waits go on. */
+  /** Another tab read or stored a batch: the holder is moving, so the waits go on. */
   progressed(): void {
     for (const restart of this.#waits.keys()) restart();
   }

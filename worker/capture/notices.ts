@@ -19,6 +19,11 @@ export type CaptureNotice =
    * per transaction, not per record, so a backlog of thousands is not thousands of posts.
    */
   | { type: 'exchanges-stored'; ids: string[] }
+  /**
+   * A tab's relay feed read a batch of the backlog (nothing stored yet: the run writes once
+   * it is read): the tabs waiting to drain after it know it is moving (capture/backlog-lock.ts).
+   */
+  | { type: 'backlog-read' }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
   /**
    * A write of this exchange failed (storage full, or any storage error), so IndexedDB does

@@ -147,6 +147,8 @@ export class RelayFeed {
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
+      // Posted only where another tab may wait for this run (capture/backlog-lock.ts).
+      batchRead: deps.drainLock ? () => deps.announce({ type: 'backlog-read' }) : undefined,
     });
   }
 
@@ -168,8 +170,8 @@ export class RelayFeed {
   /** A notice another tab posted: what it says is stored is not kept for taking over. */
   heard(notice: CaptureNotice): void {
     this.#followed.heard(notice);
-    // Another tab's relay feed committed a write: a run of drains it holds is moving.
-    if (notice.type === 'exchanges-stored') this.#deps.drainLock?.progressed();
+    // Another tab's relay feed read or committed a batch: a run of drains it holds is moving.
+    if (notice.type === 'exchanges-stored' || notice.type === 'backlog-read') this.#deps.drainLock?.progressed();
   }
 
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */

@@ -69,7 +69,7 @@ export class CaptureOwner {
   /** One notice from the channel: committed writes are read and laid in. */
   notice(n: CaptureNotice): void {
     if (n.type === 'exchanges-stored') for (const id of n.ids) this.#ids.add(id);
-    else if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.id === undefined) return; // the page keeps those
+    else if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.type === 'backlog-read' || n.id === undefined) return; // the page keeps those; a read stored nothing
     else this.#ids.add(n.id);
     if (this.#ids.size === 0) return;
     this.#reading ??= this.#readAll().finally(() => {

@@ -8,6 +8,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BACKLOG_LOCK, BacklogLock, type DrainLocks } from '../../../worker/capture/backlog-lock.js';
 import { jsonlLine } from '../../../worker/capture/jsonl.js';
+import type { CaptureNotice } from '../../../worker/capture/notices.js';
 import { RelayFeed, type EventStream } from '../../../worker/capture/relay-feed.js';
 import type { ExchangeRecord } from '../../../worker/protocol.js';
 import { CaptureStore, type StoredExchange } from '../../../worker/storage/index.js';
@@ -84,7 +85,7 @@ afterEach(() => { for (const s of stores.splice(0)) s.close(); });
 async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: boolean }) {
   const relay = relayStub(count);
   const name = `backlog-lock-${++dbs}`;
-  const feeds: RelayFeed[] = [];
+  const tabs: { feed: RelayFeed; heard: CaptureNotice['type'][] }[] = [];
   const tab = (label: string, refuse: boolean) => {
     const store = new CaptureStore(name);
     stores.push(store);
@@ -92,6 +93,7 @@ async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: bool
     const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
     const laid: StoredExchange[] = [];
     const collided: string[] = [];
+    const heard: CaptureNotice['type'][] = [];
     const lock = new BacklogLock(opts.locks);
     const progressed = vi.spyOn(lock, 'progressed');
     const feed: RelayFeed = new RelayFeed({
@@ -99,11 +101,12 @@ async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: bool
       drainLock: lock,
       laid: (records) => void laid.push(...records), stored: () => undefined,
       collided: (_session, ids) => void collided.push(...ids),
-      announce: (n) => { for (const f of feeds) if (f !== feed) f.heard(n); },
+      announce: (n) => { for (const t of tabs) if (t.feed !== feed) { t.heard.push(n.type); t.feed.heard(n); } },
     });
-    feeds.push(feed);
+    const t = { feed, events, laid, collided, heard, store, progressed };
+    tabs.push(t);
     feed.start();
-    return { feed, events, laid, collided, store, progressed };
+    return t;
   };
   const a = tab('a', opts.refuseA ?? false);
   const b = tab('b', false);
@@ -127,8 +130,10 @@ describe('two tabs draining one relay backlog', () => {
     await a.feed.idle();
     await b.feed.idle();
     expect(relay.log).toEqual(['a drains 500', 'a acknowledges 500', 'b drains 0']);
-    // While it waited, the second tab heard the first store (its wait went on).
-    expect(b.progressed).toHaveBeenCalled();
+    // While it waited, the second tab heard the first move: batches read (before any write), then writes stored.
+    expect(b.heard[0]).toBe('backlog-read');
+    expect(b.heard).toContain('exchanges-stored');
+    expect(b.progressed).toHaveBeenCalledTimes(b.heard.filter((t) => t === 'backlog-read' || t === 'exchanges-stored').length);
     expect(a.laid).toHaveLength(500);
     expect(b.laid).toEqual([]);
     expect([...a.collided, ...b.collided]).toEqual([]);
