@@ -36,8 +36,8 @@ export interface BacklogDrainsDeps {
   readAheadBytes?: number;
   /** True once the feed stopped: no further drain is read. */
   stopped: () => boolean;
-  /** A batch of a drain was read and laid in (the other tabs are told the run is moving). */
-  batchRead?: () => void;
+  /** A batch of a drain was read and laid in (shared with a tab waiting to drain after this run). */
+  batchRead?: (records: readonly ExchangeRecord[]) => void;
 }
 
 /** One drain read: its id, whether the relay holds more, its size, and its records' writes. */
@@ -114,7 +114,7 @@ export class BacklogDrains {
       const taken = this.#deps.behind.take(records, { backlog: true });
       written.push(taken.written);
       await taken.laid;
-      this.#deps.batchRead?.();
+      this.#deps.batchRead?.(records);
     };
     const path = after === null ? RELAY_BACKLOG : `${RELAY_BACKLOG}?after=${encodeURIComponent(after)}`;
     let head: BacklogHead | null;

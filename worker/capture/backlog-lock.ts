@@ -3,13 +3,14 @@
 // are written (capture/write-behind.ts), so two tabs opened at once used to number the same
 // ids: the second write of each id collided, was merged into the stored copy, and that tab read
 // its whole session again from storage. A run of drains now holds a Web Lock: a second tab's
-// run waits until the first ended (its drains stored and acknowledged, or refused), listing
-// meanwhile what the first stored from its notices, and then drains only what is left (nothing,
-// or what the first could not store).
+// run waits until the first ended (its drains stored and acknowledged, or refused), and then
+// drains only what is left (nothing, or what the first could not store). Meanwhile it lists
+// what the first laid in: the holder sends each batch's numbered copies while a tab waits
+// (`backlog-laid`, relay-feed.ts), then its writes' `exchanges-stored` notices.
 //
 // Hazard, written down: a holder that stopped moving (a hung or frozen worker) would block the
 // others for ever, and a slow one must not be mistaken for it. The wait is bounded by silence,
-// not by length: each notice of another tab's relay feed saying it moved (`backlog-read`, a
+// not by length: each notice of another tab's relay feed saying it moved (`backlog-laid`, a
 // batch of its run read and laid in; `exchanges-stored`, a write committed) restarts the
 // bound, and once none came for DRAIN_STALL_MS the waiting tab drains anyway, as two tabs did
 // before; the merge rules keep that correct (collided, merged, read again). The longest
@@ -27,6 +28,8 @@ export const DRAIN_STALL_MS = 30_000;
 /** The part of the Web Locks API used (navigator.locks in a worker). */
 export interface DrainLocks {
   request(name: string, options: { signal?: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown>;
+  /** What is held and asked for, across the origin's tabs and workers. */
+  query?(): Promise<{ pending?: { name?: string }[] }>;
 }
 
 /** Runs of drains, one tab at a time; `progressed` is told of the other tabs' stored writes. */
@@ -81,6 +84,12 @@ export class BacklogLock {
   /** Another tab read or stored a batch: the holder is moving, so the waits go on. */
   progressed(): void {
     for (const restart of this.#waits.keys()) restart();
+  }
+
+  /** True when another run waits for the lock (in another tab: this feed runs one at a time). */
+  async othersWaiting(): Promise<boolean> {
+    const state = await this.#locks?.query?.().catch(() => undefined);
+    return state?.pending?.some((l) => l.name === BACKLOG_LOCK) ?? false;
   }
 
   /** The feed stopped: no wait goes on (each run is called at once, and finds the feed stopped). */

@@ -2,7 +2,7 @@
 // each committed write. The analysis worker listens and is the only reader that acts on them
 // (it owns the sessions); the page listens only for what it keeps itself (held exchanges it
 // must not lose, storage errors it must show). Types and one constant: every host imports it.
-import type { StorageErrorInfo } from '../storage/index.js';
+import type { StorageErrorInfo, StoredExchange } from '../storage/index.js';
 import type { UnsavedExchange } from '../view/session-model.js';
 
 /** The BroadcastChannel captures are announced on. */
@@ -20,10 +20,12 @@ export type CaptureNotice =
    */
   | { type: 'exchanges-stored'; ids: string[] }
   /**
-   * A tab's relay feed read a batch of the backlog (nothing stored yet: the run writes once
-   * it is read): the tabs waiting to drain after it know it is moving (capture/backlog-lock.ts).
+   * Copies a tab's relay feed numbered from a batch of the backlog and laid in, NOT yet
+   * written (the run writes once it is read), posted only while another tab waits to drain
+   * after it (capture/backlog-lock.ts): that tab lists them at once, under the numbers they
+   * will be stored with, and knows the run is moving. `exchanges-stored` follows per write.
    */
-  | { type: 'backlog-read' }
+  | { type: 'backlog-laid'; records: StoredExchange[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
   /**
    * A write of this exchange failed (storage full, or any storage error), so IndexedDB does

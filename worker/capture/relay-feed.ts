@@ -20,7 +20,7 @@
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
 // which is what keeps two tabs draining the same backlog correct too). A push is written by
 // one tab only (capture/push-writer.ts), and a run of drains is made by one tab at a time
-// (capture/backlog-lock.ts): the others list what it stored from its notices.
+// (capture/backlog-lock.ts): the others list what it laid in and stored from its notices.
 //
 // Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
 // once, then only what is new. The page keeps each open exchange's record as the pushes
@@ -90,7 +90,7 @@ export interface RelayFeedDeps {
   /** How long a following tab waits for the writer's notice of a push before writing it itself (FOLLOW_WAIT_MS; a test's own). */
   followWaitMs?: number;
   /** One tab drains the backlog at a time (capture/backlog-lock.ts); unset: every run starts at once. */
-  drainLock?: Pick<BacklogLock, 'hold' | 'progressed' | 'stop'>;
+  drainLock?: Pick<BacklogLock, 'hold' | 'progressed' | 'stop' | 'othersWaiting'>;
 }
 
 // The notice a tap would have posted for a record at this stage.
@@ -118,12 +118,18 @@ export class RelayFeed {
   /** The run in `#draining` began reading (it is not waiting for another tab's any more). */
   #drainStarted = false;
   #drainAgain = false;
+  /** Copies laid since the last batch of the run being read (null between runs): see #share. */
+  #laidInRun: StoredExchange[] | null = null;
   #stopped = false;
 
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
     this.#behind = new WriteBehind({
-      store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet, known: deps.known,
+      store: deps.store, collided: deps.collided, quiet: deps.quiet, known: deps.known,
+      laid: (records) => {
+        deps.laid(records);
+        this.#laidInRun?.push(...records);
+      },
       // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
         deps.stored(records);
@@ -147,8 +153,7 @@ export class RelayFeed {
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
-      // Posted only where another tab may wait for this run (capture/backlog-lock.ts).
-      batchRead: deps.drainLock ? () => deps.announce({ type: 'backlog-read' }) : undefined,
+      batchRead: (records) => this.#share(records),
     });
   }
 
@@ -171,7 +176,7 @@ export class RelayFeed {
   heard(notice: CaptureNotice): void {
     this.#followed.heard(notice);
     // Another tab's relay feed read or committed a batch: a run of drains it holds is moving.
-    if (notice.type === 'exchanges-stored' || notice.type === 'backlog-read') this.#deps.drainLock?.progressed();
+    if (notice.type === 'exchanges-stored' || notice.type === 'backlog-laid') this.#deps.drainLock?.progressed();
   }
 
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
@@ -225,7 +230,8 @@ export class RelayFeed {
     }
     const run = () => {
       this.#drainStarted = true;
-      return this.#drains.run();
+      this.#laidInRun = [];
+      return this.#drains.run().finally(() => { this.#laidInRun = null; });
     };
     this.#drainStarted = false;
     this.#draining = (this.#deps.drainLock ? this.#deps.drainLock.hold(run) : run()).finally(() => {
@@ -235,6 +241,23 @@ export class RelayFeed {
         this.#drainAgain = false;
         this.#drain();
       }
+    });
+  }
+
+  // A batch of this run was read and laid in: while another tab waits to drain after this run
+  // (capture/backlog-lock.ts), it is sent the batch's numbered copies, so it lists them now
+  // rather than as they are stored. The copies were laid just before (pushes laid meanwhile
+  // are not the batch's: filtered by id); a batch of ids already held lays none, and is sent
+  // empty, which still tells the waiting tab this run is moving.
+  #share(batch: readonly ExchangeRecord[]): void {
+    const laid = this.#laidInRun;
+    const lock = this.#deps.drainLock;
+    if (!laid || !lock) return;
+    this.#laidInRun = [];
+    const ids = new Set(batch.map((r) => r.id));
+    const records = laid.filter((r) => ids.has(r.id));
+    void lock.othersWaiting().then((waiting) => {
+      if (waiting && !this.#stopped) this.#deps.announce({ type: 'backlog-laid', records });
     });
   }
 

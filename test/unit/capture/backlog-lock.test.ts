@@ -46,6 +46,9 @@ function fakeLocks() {
         grant();
       });
     },
+    async query() {
+      return { pending: queue.map(() => ({ name: BACKLOG_LOCK })) };
+    },
   };
   return locks;
 }
@@ -85,7 +88,7 @@ afterEach(() => { for (const s of stores.splice(0)) s.close(); });
 async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: boolean }) {
   const relay = relayStub(count);
   const name = `backlog-lock-${++dbs}`;
-  const tabs: { feed: RelayFeed; heard: CaptureNotice['type'][] }[] = [];
+  const tabs: { feed: RelayFeed; heard: CaptureNotice[] }[] = [];
   const tab = (label: string, refuse: boolean) => {
     const store = new CaptureStore(name);
     stores.push(store);
@@ -93,7 +96,7 @@ async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: bool
     const events: EventStream = { onopen: null, onmessage: null, onerror: null, close() {} };
     const laid: StoredExchange[] = [];
     const collided: string[] = [];
-    const heard: CaptureNotice['type'][] = [];
+    const heard: CaptureNotice[] = [];
     const lock = new BacklogLock(opts.locks);
     const progressed = vi.spyOn(lock, 'progressed');
     const feed: RelayFeed = new RelayFeed({
@@ -101,7 +104,7 @@ async function twoTabs(count: number, opts: { locks?: DrainLocks; refuseA?: bool
       drainLock: lock,
       laid: (records) => void laid.push(...records), stored: () => undefined,
       collided: (_session, ids) => void collided.push(...ids),
-      announce: (n) => { for (const t of tabs) if (t.feed !== feed) { t.heard.push(n.type); t.feed.heard(n); } },
+      announce: (n) => { for (const t of tabs) if (t.feed !== feed) { t.heard.push(n); t.feed.heard(n); } },
     });
     const t = { feed, events, laid, collided, heard, store, progressed };
     tabs.push(t);
@@ -130,10 +133,17 @@ describe('two tabs draining one relay backlog', () => {
     await a.feed.idle();
     await b.feed.idle();
     expect(relay.log).toEqual(['a drains 500', 'a acknowledges 500', 'b drains 0']);
-    // While it waited, the second tab heard the first move: batches read (before any write), then writes stored.
-    expect(b.heard[0]).toBe('backlog-read');
-    expect(b.heard).toContain('exchanges-stored');
-    expect(b.progressed).toHaveBeenCalledTimes(b.heard.filter((t) => t === 'backlog-read' || t === 'exchanges-stored').length);
+    // While it waited, the second tab was sent the first's numbered copies as each batch was
+    // laid in (before any write: it lists them at once, at the numbers they are stored with),
+    // then heard the writes; each restarted its wait.
+    const types = b.heard.map((n) => n.type);
+    expect(types[0]).toBe('backlog-laid');
+    expect(types.indexOf('exchanges-stored')).toBeGreaterThan(types.lastIndexOf('backlog-laid'));
+    const shared = b.heard.flatMap((n) => (n.type === 'backlog-laid' ? n.records : []));
+    expect(shared.map((r) => `${r.id}@${r.seq}`)).toEqual(a.laid.map((r) => `${r.id}@${r.seq}`));
+    expect(b.progressed).toHaveBeenCalledTimes(types.filter((t) => t === 'backlog-laid' || t === 'exchanges-stored').length);
+    // With no tab waiting for it, the second tab's run sent nothing of the kind.
+    expect(a.heard.filter((n) => n.type === 'backlog-laid')).toEqual([]);
     expect(a.laid).toHaveLength(500);
     expect(b.laid).toEqual([]);
     expect([...a.collided, ...b.collided]).toEqual([]);
