@@ -120,6 +120,8 @@ export class RelayFeed {
   #drainAgain = false;
   /** Copies laid since the last batch of the run being read (null between runs): see #share. */
   #laidInRun: StoredExchange[] | null = null;
+  /** The run's copies not yet sent to a waiting tab, held back while the run reads (null once its writes began). */
+  #toShare: StoredExchange[] | null = null;
   #stopped = false;
 
   constructor(deps: RelayFeedDeps) {
@@ -154,6 +156,7 @@ export class RelayFeed {
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
       batchRead: (records) => this.#share(records),
+      writing: () => this.#shareHeld(),
     });
   }
 
@@ -231,7 +234,11 @@ export class RelayFeed {
     const run = () => {
       this.#drainStarted = true;
       this.#laidInRun = [];
-      return this.#drains.run().finally(() => { this.#laidInRun = null; });
+      this.#toShare = [];
+      return this.#drains.run().finally(() => {
+        this.#laidInRun = null;
+        this.#toShare = null;
+      });
     };
     this.#drainStarted = false;
     this.#draining = (this.#deps.drainLock ? this.#deps.drainLock.hold(run) : run()).finally(() => {
@@ -244,19 +251,37 @@ export class RelayFeed {
     });
   }
 
-  // A batch of this run was read and laid in: while another tab waits to drain after this run
-  // (capture/backlog-lock.ts), it is sent the batch's numbered copies, so it lists them now
-  // rather than as they are stored. The copies were laid just before (pushes laid meanwhile
-  // are not the batch's: filtered by id); a batch of ids already held lays none, and is sent
-  // empty, which still tells the waiting tab this run is moving.
+  // A batch of this run was read and laid in. While another tab waits to drain after this run
+  // (capture/backlog-lock.ts), it is sent the run's numbered copies, so it lists them before
+  // they are stored: all at once when the run's writes begin (its reading ended, or reached
+  // the memory bound), each batch as it comes after that. While the run reads, the batches
+  // are only held for it and an empty notice says the run is moving: copying them across then
+  // (a structured clone each) and the waiting tab's analysis of them slowed this tab's own
+  // listing about twofold on two cores (docs/benchmarks.md, 2026-12-07). The copies were laid
+  // just before; pushes laid meanwhile are not the batch's (filtered by id).
   #share(batch: readonly ExchangeRecord[]): void {
     const laid = this.#laidInRun;
-    const lock = this.#deps.drainLock;
-    if (!laid || !lock) return;
+    if (!laid || !this.#deps.drainLock) return;
     this.#laidInRun = [];
     const ids = new Set(batch.map((r) => r.id));
     const records = laid.filter((r) => ids.has(r.id));
-    void lock.othersWaiting().then((waiting) => {
+    if (this.#toShare) {
+      this.#toShare.push(...records);
+      this.#post([]);
+    } else {
+      this.#post(records);
+    }
+  }
+
+  // The run's writes begin: what was held for a waiting tab is sent.
+  #shareHeld(): void {
+    const held = this.#toShare;
+    this.#toShare = null;
+    if (held?.length) this.#post(held);
+  }
+
+  #post(records: StoredExchange[]): void {
+    void this.#deps.drainLock?.othersWaiting().then((waiting) => {
       if (waiting && !this.#stopped) this.#deps.announce({ type: 'backlog-laid', records });
     });
   }
