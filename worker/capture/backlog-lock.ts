@@ -5,14 +5,14 @@
 // its whole session again from storage. A run of drains now holds a Web Lock: a second tab's
 // run waits until the first ended (its drains stored and acknowledged, or refused), and then
 // drains only what is left (nothing, or what the first could not store). Meanwhile it lists
-// what the first laid in: the holder sends each batch's numbered copies while a tab waits
-// (`backlog-laid`, relay-feed.ts), then its writes' `exchanges-stored` notices.
+// what the first laid in: while a tab waits, the holder sends its run's numbered copies when
+// its writes begin (`backlog-laid`, relay-feed.ts), then its writes' `exchanges-stored`.
 //
 // Hazard, written down: a holder that stopped moving (a hung or frozen worker) would block the
 // others for ever, and a slow one must not be mistaken for it. The wait is bounded by silence,
 // not by length: each notice of another tab's relay feed saying it moved (`backlog-laid`, a
-// batch of its run read and laid in; `exchanges-stored`, a write committed) restarts the
-// bound, and once none came for DRAIN_STALL_MS the waiting tab drains anyway, as two tabs did
+// batch of its run read, or its copies sent; `exchanges-stored`, a write committed) restarts
+// the bound, and once none came for DRAIN_STALL_MS the waiting tab drains anyway, as two tabs did
 // before; the merge rules keep that correct (collided, merged, read again). The longest
 // silence of a moving holder is between its last batch read and its first write (the list is
 // built first), seconds at 100k.

@@ -20,10 +20,10 @@ export type CaptureNotice =
    */
   | { type: 'exchanges-stored'; ids: string[] }
   /**
-   * Copies a tab's relay feed numbered from a batch of the backlog and laid in, NOT yet
-   * written (the run writes once it is read), posted only while another tab waits to drain
-   * after it (capture/backlog-lock.ts): that tab lists them at once, under the numbers they
-   * will be stored with, and knows the run is moving. `exchanges-stored` follows per write.
+   * Copies a tab's relay feed numbered from the backlog and laid in, NOT yet written, posted
+   * only while another tab waits to drain after it (capture/backlog-lock.ts): empty for each
+   * batch the run reads (it is moving), then the run's copies once its writes begin, which that
+   * tab lists under the numbers they will be stored with. `exchanges-stored` follows per write.
    */
   | { type: 'backlog-laid'; records: StoredExchange[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }

@@ -257,7 +257,7 @@ export class RelayFeed {
   // the memory bound), each batch as it comes after that. While the run reads, the batches
   // are only held for it and an empty notice says the run is moving: copying them across then
   // (a structured clone each) and the waiting tab's analysis of them slowed this tab's own
-  // listing about twofold on two cores (docs/benchmarks.md, 2026-12-07). The copies were laid
+  // listing about twofold on two cores (docs/benchmarks.md, 2026-12-07: two tabs). The copies were laid
   // just before; pushes laid meanwhile are not the batch's (filtered by id).
   #share(batch: readonly ExchangeRecord[]): void {
     const laid = this.#laidInRun;
