@@ -1,7 +1,7 @@
 // Fault: two inspector tabs open at once (issue 6). One service worker taps both tabs'
-// calls; the relay pushes every external exchange to both tabs, which both merge it; and
-// each tab drains the JSONL backlog when it opens. Every exchange must be in IndexedDB
-// exactly once, none missing, and both tabs' lists must show all of them. The backlog is
+// calls; the relay pushes every external exchange to both tabs, one of which writes it; and
+// each tab drains the JSONL backlog when it opens, one tab at a time. Every exchange must be
+// in IndexedDB exactly once, none missing, and both tabs' lists must show all of them. The backlog is
 // first drained by a tab that cannot store it (storage full): the other tab must still get
 // it, because the relay keeps records until a tab acknowledges it stored them.
 import type { Page } from '@playwright/test';
@@ -98,31 +98,51 @@ test('two tabs capturing at once: calls from each tab, pushed relay exchanges an
 });
 
 // Each tab lists a drained backlog before it writes it (worker/capture/write-behind.ts), so
-// two tabs answered the same backlog at the same moment both number the same exchanges. The
-// first write of an id wins; the other tab's `add` is refused, its copy merged into the one
-// stored, and that tab reads the session again: each exchange is stored once, at one place,
-// and both tabs list it once.
-test('two tabs draining the same backlog at the same moment: each exchange stored once, and listed once in both tabs', async ({ context, page, relay }) => {
+// two tabs that drained the same backlog at the same moment both numbered the same exchanges:
+// the second write of each collided, was merged, and that tab read its whole session again.
+// A run of drains now holds a Web Lock (worker/capture/backlog-lock.ts): the tab that did not
+// get it asks for the backlog only once the other's run ended, finds it acknowledged (so it
+// numbers and writes none of it: no collision, no second read), and lists what the other
+// stored from its notices. Each exchange is stored once, at one place, and listed once in both.
+test('two tabs opened at once: one drains the backlog, the other waits for its run and lists what it stored without draining it again', async ({ context, page, relay }) => {
   const IDS = [241, 242, 243, 244];
   const { filed, ids: backlogIds } = await fileBacklog(relay, IDS);
 
   const pageB: Page = await context.newPage();
   const heldA = await holdRelayBacklog(page);
   const heldB = await holdRelayBacklog(pageB);
+  // In the order it happened: each tab asking for the backlog, and the first one let go.
+  const events: string[] = [];
+  void heldA.asked.then(() => events.push('a asks'));
+  void heldB.asked.then(() => events.push('b asks'));
+  const feedA = watchRelayFeed(page);
+  const feedB = watchRelayFeed(pageB);
+  await Promise.all([feedA.ready, feedB.ready]);
   const a = new InspectorPage(page);
   const b = new InspectorPage(pageB);
-  await Promise.all([a.open(), b.open(), heldA.asked, heldB.asked]);
-  heldA.release();
-  heldB.release();
+  await Promise.all([a.open(), b.open()]);
+  // Whichever tab's worker got the lock asks first; its answer is held here for now.
+  const first = await Promise.race([heldA.asked.then(() => 'a' as const), heldB.asked.then(() => 'b' as const)]);
+  const second = first === 'a' ? 'b' : 'a';
+  const [held1, held2, feed2] = first === 'a' ? [heldA, heldB, feedB] : [heldB, heldA, feedA];
+  events.push(`${first} let go`);
+  held1.release();
+  held2.release();
+  await held2.asked;
+  // The other tab asked only after the first tab's run was let go, not while it was held.
+  expect(events).toEqual([`${first} asks`, `${first} let go`, `${second} asks`]);
 
   const ours = async (tab: InspectorPage) => (await tab.storedExchanges()).filter((r) => backlogIds.includes(r.id));
   await expect.poll(async () => (await ours(a)).length, { message: 'the backlog stored', timeout: 30_000 }).toBe(IDS.length);
   const stored = await ours(a);
   expect(stored.map((r) => r.id).sort()).toEqual(backlogIds);
   expect(new Set(stored.map((r) => r.seq)).size).toBe(IDS.length);
+  // By then the backlog was stored and acknowledged: the waiting tab's drain held none of it.
+  await expect.poll(async () => (await feed2.drained()).length, { message: 'the waiting tab drained' }).toBeGreaterThan(0);
+  for (const body of await feed2.drained()) for (const id of backlogIds) expect(body).not.toContain(id);
   for (const tab of [a, b]) {
     for (const r of stored) {
-      // Once, at the place storage gave it (the losing tab read the session again).
+      // Once, at the place storage gave it.
       const row = tab.page.locator(`[data-testid="exchange"][data-id="${r.id}"]`);
       await expect(row).toHaveCount(1, { timeout: 30_000 });
       await expect(row.locator('td').first()).toHaveText(String(r.seq), { timeout: 30_000 });

@@ -162,6 +162,6 @@ export class Inspector {
     }
     if (n.type === 'exchanges-stored') for (const id of n.ids) void this.held.settled(id);
     else if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
-    else if (n.type !== 'capture-session' && n.id) void this.held.settled(n.id);
+    else if (n.type !== 'capture-session' && n.type !== 'backlog-laid' && n.id) void this.held.settled(n.id);
   }
 }

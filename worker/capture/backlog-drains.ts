@@ -36,6 +36,10 @@ export interface BacklogDrainsDeps {
   readAheadBytes?: number;
   /** True once the feed stopped: no further drain is read. */
   stopped: () => boolean;
+  /** A batch of a drain was read and laid in (shared with a tab waiting to drain after this run). */
+  batchRead?: (records: readonly ExchangeRecord[]) => void;
+  /** The run's writes are let go: its reading ended, or reached the memory bound. */
+  writing?: () => void;
 }
 
 /** One drain read: its id, whether the relay holds more, its size, and its records' writes. */
@@ -87,15 +91,19 @@ export class BacklogDrains {
         unacked.push(acked);
         // Full (memory, or drains the relay may forget): storage goes on from here, and the
         // reading waits for it.
-        if (!budget.open || unacked.length >= OPEN_DRAINS) {
-          release?.();
+        if (release && (!budget.open || unacked.length >= OPEN_DRAINS)) {
+          release();
           release = null;
+          this.#deps.writing?.();
         }
         await budget.room();
         while (unacked.length >= OPEN_DRAINS) await unacked.shift();
       }
     } finally {
-      release?.();
+      if (release) {
+        release();
+        this.#deps.writing?.();
+      }
       await behind;
     }
   }
@@ -112,6 +120,7 @@ export class BacklogDrains {
       const taken = this.#deps.behind.take(records, { backlog: true });
       written.push(taken.written);
       await taken.laid;
+      this.#deps.batchRead?.(records);
     };
     const path = after === null ? RELAY_BACKLOG : `${RELAY_BACKLOG}?after=${encodeURIComponent(after)}`;
     let head: BacklogHead | null;

@@ -2,7 +2,7 @@
 // each committed write. The analysis worker listens and is the only reader that acts on them
 // (it owns the sessions); the page listens only for what it keeps itself (held exchanges it
 // must not lose, storage errors it must show). Types and one constant: every host imports it.
-import type { StorageErrorInfo } from '../storage/index.js';
+import type { StorageErrorInfo, StoredExchange } from '../storage/index.js';
 import type { UnsavedExchange } from '../view/session-model.js';
 
 /** The BroadcastChannel captures are announced on. */
@@ -19,6 +19,13 @@ export type CaptureNotice =
    * per transaction, not per record, so a backlog of thousands is not thousands of posts.
    */
   | { type: 'exchanges-stored'; ids: string[] }
+  /**
+   * Copies a tab's relay feed numbered from the backlog and laid in, NOT yet written, posted
+   * only while another tab waits to drain after it (capture/backlog-lock.ts): empty for each
+   * batch the run reads (it is moving), then the run's copies once its writes begin, which that
+   * tab lists under the numbers they will be stored with. `exchanges-stored` follows per write.
+   */
+  | { type: 'backlog-laid'; records: StoredExchange[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }
   /** Captures go to another session from now on (a page's Clear with preserve log): whoever
    *  keeps the capture session (the relay feed's numbering) reads it again. */

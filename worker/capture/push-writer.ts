@@ -90,7 +90,7 @@ export class FollowedPushes {
     if (this.#kept.size === 0) return;
     if (notice.type === 'exchanges-stored') for (const id of notice.ids) this.#kept.delete(id);
     // A refused write (unsaved, storage error) stored nothing: kept, for whoever writes next.
-    else if (notice.type !== 'storage-error' && notice.type !== 'exchange-unsaved' && notice.type !== 'capture-session') this.#kept.delete(notice.id);
+    else if (notice.type !== 'storage-error' && notice.type !== 'exchange-unsaved' && notice.type !== 'capture-session' && notice.type !== 'backlog-laid') this.#kept.delete(notice.id);
   }
 
   /** This tab became the writer: everything kept is taken. */

@@ -18,8 +18,9 @@
 // copy of one id is therefore merged, never appended: `supersedes` lets only a later state
 // (pending → streaming → complete/aborted/failed) or more events replace what is stored,
 // so duplicates and late older copies are no-ops (here and in the storage transaction,
-// which is what makes two open tabs draining the same backlog harmless too). A push is
-// written by one tab only (capture/push-writer.ts): the others follow its notices.
+// which is what keeps two tabs draining the same backlog correct too). A push is written by
+// one tab only (capture/push-writer.ts), and a run of drains is made by one tab at a time
+// (capture/backlog-lock.ts): the others list what it laid in and stored from its notices.
 //
 // Pushes are deltas (worker/capture/relay-push.ts): the relay sends an id's record so far
 // once, then only what is new. The page keeps each open exchange's record as the pushes
@@ -29,7 +30,8 @@
 //
 // EventSource reconnects by itself after a drop (a dev-server restart; the service worker
 // never proxies this stream, see web/sw/watch-list.ts). Whatever the relay recorded
-// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time.
+// meanwhile went to the file, so EVERY `open` drains again, one run of drains at a time (an
+// `open` while the run still waits for another tab's is covered by that run).
 //
 // The backlog's drains, their read-ahead and their acknowledgements are capture/
 // backlog-drains.ts. Records pushed over the stream are not acknowledged (the relay keeps
@@ -39,6 +41,7 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { BacklogDrains } from './backlog-drains.js';
+import type { BacklogLock } from './backlog-lock.js';
 import { applyPush } from './relay-push.js';
 import { FollowedPushes, type PushWriter } from './push-writer.js';
 import type { CaptureNotice } from './notices.js';
@@ -86,6 +89,8 @@ export interface RelayFeedDeps {
   writer?: Pick<PushWriter, 'leading' | 'onLead'>;
   /** How long a following tab waits for the writer's notice of a push before writing it itself (FOLLOW_WAIT_MS; a test's own). */
   followWaitMs?: number;
+  /** One tab drains the backlog at a time (capture/backlog-lock.ts); unset: every run starts at once. */
+  drainLock?: Pick<BacklogLock, 'hold' | 'progressed' | 'stop' | 'othersWaiting'>;
 }
 
 // The notice a tap would have posted for a record at this stage.
@@ -110,13 +115,23 @@ export class RelayFeed {
   readonly #followed: FollowedPushes;
   readonly #behind: WriteBehind;
   #draining: Promise<void> | null = null;
+  /** The run in `#draining` began reading (it is not waiting for another tab's any more). */
+  #drainStarted = false;
   #drainAgain = false;
+  /** Copies laid since the last batch of the run being read (null between runs): see #share. */
+  #laidInRun: StoredExchange[] | null = null;
+  /** The run's copies not yet sent to a waiting tab, held back while the run reads (null once its writes began). */
+  #toShare: StoredExchange[] | null = null;
   #stopped = false;
 
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
     this.#behind = new WriteBehind({
-      store: deps.store, laid: deps.laid, collided: deps.collided, quiet: deps.quiet, known: deps.known,
+      store: deps.store, collided: deps.collided, quiet: deps.quiet, known: deps.known,
+      laid: (records) => {
+        deps.laid(records);
+        this.#laidInRun?.push(...records);
+      },
       // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
         deps.stored(records);
@@ -140,6 +155,8 @@ export class RelayFeed {
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
+      batchRead: (records) => this.#share(records),
+      writing: () => this.#shareHeld(),
     });
   }
 
@@ -162,6 +179,8 @@ export class RelayFeed {
   heard(notice: CaptureNotice): void {
     if (notice.type === 'capture-session') this.#behind.sessionChanged();
     this.#followed.heard(notice);
+    // Another tab's relay feed read or committed a batch: a run of drains it holds is moving.
+    if (notice.type === 'exchanges-stored' || notice.type === 'backlog-laid') this.#deps.drainLock?.progressed();
   }
 
   /** The session was cleared (its numbering restarted): the numbers held for it are dropped. */
@@ -173,6 +192,7 @@ export class RelayFeed {
     this.#stopped = true;
     this.#pending.clear();
     this.#followed.stop();
+    this.#deps.drainLock?.stop();
     this.#behind.stop();
     this.#source?.close();
     this.#source = null;
@@ -207,15 +227,63 @@ export class RelayFeed {
 
   #drain(): void {
     if (this.#draining) {
-      this.#drainAgain = true; // reopened mid-drain: the file may have grown since we read it
+      // Reopened mid-drain: the file may have grown since it was read. A run still waiting
+      // for another tab's has read nothing yet, and covers this `open` too.
+      if (this.#drainStarted) this.#drainAgain = true;
       return;
     }
-    this.#draining = this.#drains.run().finally(() => {
+    const run = () => {
+      this.#drainStarted = true;
+      this.#laidInRun = [];
+      this.#toShare = [];
+      return this.#drains.run().finally(() => {
+        this.#laidInRun = null;
+        this.#toShare = null;
+      });
+    };
+    this.#drainStarted = false;
+    this.#draining = (this.#deps.drainLock ? this.#deps.drainLock.hold(run) : run()).finally(() => {
       this.#draining = null;
+      this.#drainStarted = false;
       if (this.#drainAgain && !this.#stopped) {
         this.#drainAgain = false;
         this.#drain();
       }
+    });
+  }
+
+  // A batch of this run was read and laid in. While another tab waits to drain after this run
+  // (capture/backlog-lock.ts), it is sent the run's numbered copies, so it lists them before
+  // they are stored: all at once when the run's writes begin (its reading ended, or reached
+  // the memory bound), each batch as it comes after that. While the run reads, the batches
+  // are only held for it and an empty notice says the run is moving: copying them across then
+  // (a structured clone each) and the waiting tab's analysis of them slowed this tab's own
+  // listing about twofold on two cores (docs/benchmarks.md, 2026-12-07: two tabs). The copies were laid
+  // just before; pushes laid meanwhile are not the batch's (filtered by id).
+  #share(batch: readonly ExchangeRecord[]): void {
+    const laid = this.#laidInRun;
+    if (!laid || !this.#deps.drainLock) return;
+    this.#laidInRun = [];
+    const ids = new Set(batch.map((r) => r.id));
+    const records = laid.filter((r) => ids.has(r.id));
+    if (this.#toShare) {
+      this.#toShare.push(...records);
+      this.#post([]);
+    } else {
+      this.#post(records);
+    }
+  }
+
+  // The run's writes begin: what was held for a waiting tab is sent.
+  #shareHeld(): void {
+    const held = this.#toShare;
+    this.#toShare = null;
+    if (held?.length) this.#post(held);
+  }
+
+  #post(records: StoredExchange[]): void {
+    void this.#deps.drainLock?.othersWaiting().then((waiting) => {
+      if (waiting && !this.#stopped) this.#deps.announce({ type: 'backlog-laid', records });
     });
   }
 

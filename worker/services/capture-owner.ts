@@ -68,6 +68,12 @@ export class CaptureOwner {
 
   /** One notice from the channel: committed writes are read and laid in. */
   notice(n: CaptureNotice): void {
+    if (n.type === 'backlog-laid') {
+      // Another tab's backlog run, not written yet: listed now, its stored copies replace
+      // these as that tab's `exchanges-stored` notices come (a copy already held wins).
+      void this.apply(n.records, { unstored: true, onlyNew: true });
+      return;
+    }
     if (n.type === 'exchanges-stored') for (const id of n.ids) this.#ids.add(id);
     else if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.type === 'capture-session' || n.id === undefined) return; // the page keeps those; the relay feed hears the last
     else this.#ids.add(n.id);
@@ -81,9 +87,10 @@ export class CaptureOwner {
   /**
    * Records written in this worker (what storage now holds, or the Console's copy), or, with
    * `unstored`, numbered copies shown before they are written (capture/write-behind.ts):
-   * those are kept whole until `stored` says they are written.
+   * those are kept whole until `stored` says they are written; with `onlyNew`, only ids the
+   * session does not hold yet are laid (another tab's copies, below any this worker holds).
    */
-  async apply(records: readonly StoredExchange[], opts: { unstored?: boolean } = {}): Promise<void> {
+  async apply(records: readonly StoredExchange[], opts: { unstored?: boolean; onlyNew?: boolean } = {}): Promise<void> {
     const bySession = new Map<string, StoredExchange[]>();
     for (const r of records) {
       const list = bySession.get(r.session);
@@ -96,10 +103,10 @@ export class CaptureOwner {
       if (model) {
         const fresh = list.filter((r) => {
           const have = model.records.get(r.id);
-          return !have || have === r || !supersedes(have, r);
+          return !have || (!opts.onlyNew && (have === r || !supersedes(have, r)));
         });
         if (fresh.length) {
-          model.put(fresh, opts);
+          model.put(fresh, { unstored: opts.unstored });
           this.#deps.analyseSoon(session);
         }
       }

@@ -1,6 +1,7 @@
 // The worker's own life: its start (`init`), the Web Lock that lets the page see a death
 // that fires no event (`lifeline`), and the protocol version it speaks.
 import { CAPTURE_CHANNEL } from '../capture/notices.js';
+import { BacklogLock } from '../capture/backlog-lock.js';
 import { PushWriter } from '../capture/push-writer.js';
 import { RelayFeed } from '../capture/relay-feed.js';
 import { DEMO_STATE_KEY } from '../demo-key.js';
@@ -25,13 +26,15 @@ export function createLifeService({ store, keyring, owner, guard, listed, readin
     async init(opts: { demoServer: string; capture?: string }): Promise<Answer<KeyInfo[]>> {
       keyring.set(opts.demoServer, DEMO_STATE_KEY, { builtIn: true });
       if (opts.capture !== undefined && !feed && typeof BroadcastChannel === 'function') {
-        // A relay push is written by one tab only (capture/push-writer.ts); the others list
-        // it from the writer's notices, which the feed hears too.
+        // A relay push is written by one tab only (capture/push-writer.ts), and the backlog
+        // drained by one tab at a time (capture/backlog-lock.ts); the others list what it
+        // stored from its notices, which the feed hears too.
         owner.hear(new BroadcastChannel(CAPTURE_CHANNEL), (n) => feed?.heard(n));
         if (typeof EventSource === 'function') {
           const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
           feed = new RelayFeed({
             writer: new PushWriter(locks),
+            drainLock: new BacklogLock(locks),
             store, base: opts.capture, openEvents: (url) => new EventSource(url),
             // Laying in is awaited by the checks too: the session may be loaded first.
             laid: (records) => arriving(owner.apply(records, { unstored: true })),

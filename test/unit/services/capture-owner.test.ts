@@ -118,4 +118,23 @@ describe('the capture owner', () => {
     expect(s.owner.lastChanged).toBe(s.owner.lastTold);
     expect(s.owner.lastChanged).toBeGreaterThan(0);
   });
+
+  it("lists another tab's backlog copies not yet written at once, with no read of storage, below a copy it holds; the stored copies replace them as their notice comes", async () => {
+    const s = setup(true);
+    const [a, b] = stored();
+    const mine = { ...b, state: 'complete' as const };
+    s.model.put([mine]);
+    s.hear({ type: 'backlog-laid', records: [a, { ...b, seq: 99 }] });
+    await flush();
+    expect(s.reads()).toBe(0);
+    expect(s.model.unstored(a.id)).toBe(a);
+    expect(s.model.records.get(b.id)).toBe(mine);
+    expect(s.told).toEqual([['s1']]);
+    const written = { ...a };
+    s.db.set(a.id, written);
+    s.hear({ type: 'exchanges-stored', ids: [a.id] });
+    await s.owner.settled();
+    expect(s.model.records.get(a.id)).toBe(written);
+    expect(s.model.unstored(a.id)).toBeUndefined();
+  });
 });
