@@ -5,6 +5,7 @@
 // first drained by a tab that cannot store it (storage full): the other tab must still get
 // it, because the relay keeps records until a tab acknowledges it stored them.
 import type { Page } from '@playwright/test';
+import { BACKLOG_CHANNEL, CAPTURE_CHANNEL } from '../../worker/capture/notices.ts';
 import type { ExchangeRecord } from '../../worker/protocol.ts';
 import { expect, failRelayStorage, holdRelayBacklog, InspectorPage, relayCall, test, toolsCall, watchRelayFeed, type RelayUnderTest } from './fixtures.ts';
 
@@ -109,6 +110,16 @@ test('two tabs opened at once: one drains the backlog, the other waits for its r
   const { filed, ids: backlogIds } = await fileBacklog(relay, IDS);
 
   const pageB: Page = await context.newPage();
+  // What each page's document hears on the capture channel (the page's own listener's) and on
+  // the channel the holder's copies for a waiting tab go on (listened to here only).
+  for (const p of [page, pageB]) {
+    await p.addInitScript(({ capture, backlog }) => {
+      const heard = ((window as unknown as { __heard: { capture: string[]; backlog: number[] } }).__heard = { capture: [], backlog: [] });
+      new BroadcastChannel(capture).onmessage = (e) => void heard.capture.push((e.data as { type: string }).type);
+      new BroadcastChannel(backlog).onmessage = (e) => void heard.backlog.push((e.data as { records: unknown[] }).records.length);
+    }, { capture: CAPTURE_CHANNEL, backlog: BACKLOG_CHANNEL });
+  }
+  const heardBy = (p: Page) => p.evaluate(() => (window as unknown as { __heard: { capture: string[]; backlog: number[] } }).__heard);
   const heldA = await holdRelayBacklog(page);
   const heldB = await holdRelayBacklog(pageB);
   // In the order it happened: each tab asking for the backlog, and the first one let go.
@@ -151,5 +162,10 @@ test('two tabs opened at once: one drains the backlog, the other waits for its r
     await expect(tab.page.getByTestId('count-exchanges')).toHaveText(`${(await a.sessionExchanges(stored[0]!.session!)).length} exchanges`);
   }
   await expect.poll(async () => (await filed()).length, { message: 'the backlog acknowledged' }).toBe(0);
+  // The holder sent its copies to the waiting tab on their own channel; no page's listener
+  // on the capture channel was handed them.
+  const heard = [await heardBy(page), await heardBy(pageB)];
+  expect(heard.flatMap((h) => h.backlog).reduce((a, n) => a + n, 0)).toBeGreaterThanOrEqual(IDS.length);
+  for (const h of heard) expect(h.capture).not.toContain('backlog-laid');
   await pageB.close();
 });

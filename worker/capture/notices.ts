@@ -8,6 +8,10 @@ import type { UnsavedExchange } from '../view/session-model.js';
 /** The BroadcastChannel captures are announced on. */
 export const CAPTURE_CHANNEL = 'mrtr-capture';
 
+/** The channel `backlog-laid` goes on, heard by the analysis workers only: on the capture
+ *  channel every page would take a copy of a whole run's records on its main thread. */
+export const BACKLOG_CHANNEL = 'mrtr-capture-backlog';
+
 /**
  * A small notice, posted after the matching IndexedDB write committed: readers fetch the
  * record by id. `seq` is the exchange's position in its session.
@@ -24,6 +28,7 @@ export type CaptureNotice =
    * only while another tab waits to drain after it (capture/backlog-lock.ts): empty for each
    * batch the run reads (it is moving), then the run's copies once its writes begin, which that
    * tab lists under the numbers they will be stored with. `exchanges-stored` follows per write.
+   * Posted on BACKLOG_CHANNEL, not CAPTURE_CHANNEL.
    */
   | { type: 'backlog-laid'; records: StoredExchange[] }
   | { type: 'storage-error'; id?: string; seq?: number; error: StorageErrorInfo }

@@ -1,6 +1,6 @@
 // The worker's own life: its start (`init`), the Web Lock that lets the page see a death
 // that fires no event (`lifeline`), and the protocol version it speaks.
-import { CAPTURE_CHANNEL } from '../capture/notices.js';
+import { BACKLOG_CHANNEL, CAPTURE_CHANNEL, type CaptureNotice } from '../capture/notices.js';
 import { BacklogLock } from '../capture/backlog-lock.js';
 import { PushWriter } from '../capture/push-writer.js';
 import { RelayFeed } from '../capture/relay-feed.js';
@@ -30,6 +30,20 @@ export function createLifeService({ store, keyring, owner, guard, listed, readin
         // drained by one tab at a time (capture/backlog-lock.ts); the others list what it
         // stored from its notices, which the feed hears too.
         owner.hear(new BroadcastChannel(CAPTURE_CHANNEL), (n) => feed?.heard(n));
+        // Another tab's backlog copies come on a channel of their own (no page listens there).
+        const backlog = new BroadcastChannel(BACKLOG_CHANNEL);
+        backlog.onmessage = (e: MessageEvent<CaptureNotice>) => {
+          owner.notice(e.data);
+          feed?.heard(e.data);
+        };
+        const announce = (n: CaptureNotice) => {
+          if (n.type !== 'backlog-laid') return owner.announce(n);
+          try {
+            backlog.postMessage(n);
+          } catch {
+            // A closed channel (the worker is going away): the waiting tab lists the stored copies instead.
+          }
+        };
         if (typeof EventSource === 'function') {
           const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
           feed = new RelayFeed({
@@ -47,7 +61,7 @@ export function createLifeService({ store, keyring, owner, guard, listed, readin
               const model = loadedModel(session);
               return model ? (id) => model.records.get(id) : null;
             },
-            announce: (n) => owner.announce(n),
+            announce,
           });
           const started = feed;
           cleared.hear((session) => started.forgetNumbers(session));
