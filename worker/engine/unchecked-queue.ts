@@ -65,6 +65,22 @@ class QueueOrder<K> {
     return { keys, next: i + 1 };
   }
 
+  /** Takes queued keys newest first, `n` at a time: of `only` (those queued), or of the whole
+   *  queue, walking on from where the last take ended (keys taken are deleted by the caller). */
+  taker(n: number, only?: Iterable<K>): () => K[] {
+    if (only) {
+      const keys = this.newestOf(only);
+      let i = 0;
+      return () => keys.slice(i, (i += n));
+    }
+    let from: number | undefined;
+    return () => {
+      const got = this.newest(n, from);
+      from = got.next;
+      return got.keys;
+    };
+  }
+
   /** `keys` that are queued, newest first. */
   newestOf(keys: Iterable<K>): K[] {
     const out: { k: K; at: number }[] = [];
@@ -137,18 +153,8 @@ export class UncheckedQueue {
    * own changes: the rest waits for a drain that goes on with it).
    */
   async drain(chunk: number, more: () => boolean, pass: CheckPass, only?: DrainScope): Promise<void> {
-    const picked = only ? this.#convOrder.newestOf(only.conversations) : null;
-    for (let from: number | undefined, i = 0; ; ) {
-      let ids: string[];
-      if (picked) {
-        ids = picked.slice(i, i + chunk);
-        i += chunk;
-      } else {
-        const got = this.#convOrder.newest(chunk, from);
-        ids = got.keys;
-        from = got.next;
-      }
-      if (ids.length === 0 || !more()) break;
+    const nextConvs = this.#convOrder.taker(chunk, only?.conversations);
+    for (let ids = nextConvs(); ids.length > 0 && more(); ids = nextConvs()) {
       const part = ids.map((id) => this.#convs.get(id)!);
       const check = await pass.conversations(part);
       for (const c of part) {
@@ -157,18 +163,8 @@ export class UncheckedQueue {
       }
     }
     if (this.#convs.size > 0) return;
-    const seqs = only ? this.#seqs.newestOf(only.exchanges) : null;
-    for (let from: number | undefined, i = 0; ; ) {
-      let part: number[];
-      if (seqs) {
-        part = seqs.slice(i, i + chunk);
-        i += chunk;
-      } else {
-        const got = this.#seqs.newest(chunk, from);
-        part = got.keys;
-        from = got.next;
-      }
-      if (part.length === 0 || !more()) break;
+    const nextSeqs = this.#seqs.taker(chunk, only?.exchanges);
+    for (let part = nextSeqs(); part.length > 0 && more(); part = nextSeqs()) {
       const check = pass.exchanges();
       for (const s of part) {
         check(s);
