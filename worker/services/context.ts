@@ -86,9 +86,9 @@ const PAGE_FIRST_MS = 100;
 
 /**
  * How long one build may check (read tokens, lint) when no large batch is being read: a live
- * exchange is checked whole within it (its conversation is in the first chunk, newest first);
- * what a large batch left is checked in slices of it, with a turn of the event loop between
- * two, so a live record or a read waits for one short slice at most. 40 ms slices of
+ * exchange is checked whole within it (a page's read checks only its own changes, newest
+ * first: SessionModel.built); what a large batch left is checked in slices of it, with a turn
+ * of the event loop between two, so a live record or a read waits for one short slice at most. 40 ms slices of
  * 128-conversation chunks ran 47-112 ms in Node (more in a busy browser), and a live call
  * waited 0.19-0.31 s at p95 while a 20k backlog was checked; 10 ms slices of 32 cost no
  * measurable check time in Node (the whole 20k backlog: 0.6-1.7 s either way, noisy).

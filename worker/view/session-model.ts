@@ -18,8 +18,8 @@
 // Checks may trail (`checkMs`): a build threads and lists everything put, but reads tokens
 // and lints only as long as the host allows (engine/analysis-engine.ts); `unchecked` says
 // how much is left and `checkMore` goes on with it; a plain build (a page's read) checks only
-// what its own changes queued, so it does not pay for the backlog's next slice. Rows of conversations not checked yet
-// keep their findings as they were (none, for new ones) until then.
+// what its own changes queued, so it does not pay for the backlog's next slice. Rows of
+// conversations not checked yet keep their findings as they were (none, for new ones) until then.
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
 import type { DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
