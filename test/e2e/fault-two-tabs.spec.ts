@@ -114,7 +114,8 @@ test('two tabs opened at once: one drains the backlog, the other waits for its r
   // the channel the holder's copies for a waiting tab go on (listened to here only).
   for (const p of [page, pageB]) {
     await p.addInitScript(({ capture, backlog }) => {
-      const heard = ((window as unknown as { __heard: { capture: string[]; backlog: number[] } }).__heard = { capture: [], backlog: [] });
+      const heard: { capture: string[]; backlog: number[] } = { capture: [], backlog: [] };
+      (window as unknown as { __heard: typeof heard }).__heard = heard;
       new BroadcastChannel(capture).onmessage = (e) => void heard.capture.push((e.data as { type: string }).type);
       new BroadcastChannel(backlog).onmessage = (e) => void heard.backlog.push((e.data as { records: unknown[] }).records.length);
     }, { capture: CAPTURE_CHANNEL, backlog: BACKLOG_CHANNEL });
