@@ -6,7 +6,7 @@
 // run waits until the first ended (its drains stored and acknowledged, or refused), and then
 // drains only what is left (nothing, or what the first could not store). Meanwhile it lists
 // what the first laid in: while a tab waits, the holder sends its run's numbered copies when
-// its writes begin (`backlog-laid`, relay-feed.ts), then its writes' `exchanges-stored`.
+// its writes begin (`backlog-laid`, backlog-share.ts), then its writes' `exchanges-stored`.
 //
 // Hazard, written down: a holder that stopped moving (a hung or frozen worker) would block the
 // others for ever, and a slow one must not be mistaken for it. The wait is bounded by silence,

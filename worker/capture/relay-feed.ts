@@ -41,6 +41,7 @@
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
 import { BacklogDrains } from './backlog-drains.js';
+import { BacklogShare } from './backlog-share.js';
 import type { BacklogLock } from './backlog-lock.js';
 import { applyPush } from './relay-push.js';
 import { FollowedPushes, type PushWriter } from './push-writer.js';
@@ -118,19 +119,23 @@ export class RelayFeed {
   /** The run in `#draining` began reading (it is not waiting for another tab's any more). */
   #drainStarted = false;
   #drainAgain = false;
-  /** Copies laid since the last batch of the run being read (null between runs): see #share. */
-  #laidInRun: StoredExchange[] | null = null;
-  /** The run's copies not yet sent to a waiting tab, held back while the run reads (null once its writes began). */
-  #toShare: StoredExchange[] | null = null;
+  /** What the run sends a tab waiting to drain after it (capture/backlog-share.ts); none without a drain lock. */
+  readonly #share: BacklogShare | null;
   #stopped = false;
 
   constructor(deps: RelayFeedDeps) {
     this.#deps = deps;
+    const lock = deps.drainLock;
+    this.#share = lock ? new BacklogShare({
+      othersWaiting: () => lock.othersWaiting(),
+      post: (records) => deps.announce({ type: 'backlog-laid', records }),
+      stopped: () => this.#stopped,
+    }) : null;
     this.#behind = new WriteBehind({
       store: deps.store, collided: deps.collided, quiet: deps.quiet, known: deps.known,
       laid: (records) => {
         deps.laid(records);
-        this.#laidInRun?.push(...records);
+        this.#share?.laid(records);
       },
       // One notice per committed write (a transaction), however many records it held.
       stored: (records) => {
@@ -155,8 +160,8 @@ export class RelayFeed {
     this.#drains = new BacklogDrains({
       fetch: deps.fetch ?? ((input, init) => fetch(input, init)), base: deps.base, behind: this.#behind,
       reading: deps.reading, readAheadBytes: deps.readAheadBytes, stopped: () => this.#stopped,
-      batchRead: (records) => this.#share(records),
-      writing: () => this.#shareHeld(),
+      batchRead: (records) => this.#share?.batchRead(records),
+      writing: () => this.#share?.writing(),
     });
   }
 
@@ -234,12 +239,8 @@ export class RelayFeed {
     }
     const run = () => {
       this.#drainStarted = true;
-      this.#laidInRun = [];
-      this.#toShare = [];
-      return this.#drains.run().finally(() => {
-        this.#laidInRun = null;
-        this.#toShare = null;
-      });
+      this.#share?.begin();
+      return this.#drains.run().finally(() => this.#share?.end());
     };
     this.#drainStarted = false;
     this.#draining = (this.#deps.drainLock ? this.#deps.drainLock.hold(run) : run()).finally(() => {
@@ -249,41 +250,6 @@ export class RelayFeed {
         this.#drainAgain = false;
         this.#drain();
       }
-    });
-  }
-
-  // A batch of this run was read and laid in. While another tab waits to drain after this run
-  // (capture/backlog-lock.ts), it is sent the run's numbered copies, so it lists them before
-  // they are stored: all at once when the run's writes begin (its reading ended, or reached
-  // the memory bound), each batch as it comes after that. While the run reads, the batches
-  // are only held for it and an empty notice says the run is moving: copying them across then
-  // (a structured clone each) and the waiting tab's analysis of them slowed this tab's own
-  // listing about twofold on two cores (docs/benchmarks.md, 2026-12-07: two tabs). The copies were laid
-  // just before; pushes laid meanwhile are not the batch's (filtered by id).
-  #share(batch: readonly ExchangeRecord[]): void {
-    const laid = this.#laidInRun;
-    if (!laid || !this.#deps.drainLock) return;
-    this.#laidInRun = [];
-    const ids = new Set(batch.map((r) => r.id));
-    const records = laid.filter((r) => ids.has(r.id));
-    if (this.#toShare) {
-      this.#toShare.push(...records);
-      this.#post([]);
-    } else {
-      this.#post(records);
-    }
-  }
-
-  // The run's writes begin: what was held for a waiting tab is sent.
-  #shareHeld(): void {
-    const held = this.#toShare;
-    this.#toShare = null;
-    if (held?.length) this.#post(held);
-  }
-
-  #post(records: StoredExchange[]): void {
-    void this.#deps.drainLock?.othersWaiting().then((waiting) => {
-      if (waiting && !this.#stopped) this.#deps.announce({ type: 'backlog-laid', records });
     });
   }
 
