@@ -32,7 +32,6 @@ class QueueOrder<K> {
   #slots: K[] = [];
 
   get size(): number { return this.#at.size; }
-  has(key: K): boolean { return this.#at.has(key); }
 
   /** Queues `key` at the end, or keeps its place when queued already. */
   add(key: K): void {
