@@ -32,6 +32,11 @@ export class RowStore {
   /** Rows a Console run folds into a group row (run-groups.ts `folds`). */
   #folding = 0;
   #list: ConversationList | null = null;
+  /** Each row's entry, made once per row object: an update hands the views the same entry for
+   *  every row it did not change, so a drawn row whose entry is unchanged is not drawn again
+   *  (a new entry per read redrew every row in view at every update: 5–10 ms of the page's
+   *  work per live call and per check-progress update). */
+  readonly #entryOf = new WeakMap<ConversationSummary, ListEntry>();
 
   /** The list as of the last update applied, or null before the first (or after `reset`). */
   get list(): ConversationList | null { return this.#list; }
@@ -77,7 +82,7 @@ export class RowStore {
       const place = this.#place;
       return {
         length: items.length,
-        at: (i) => (i >= 0 && i < items.length ? { kind: 'row', item: items[i]!, member: false } : undefined),
+        at: (i) => (i >= 0 && i < items.length ? this.#entry(items[i]!) : undefined),
         indexOf: (id) => (id === null ? -1 : place.get(id) ?? -1),
       };
     }
@@ -88,6 +93,12 @@ export class RowStore {
       at: (i) => all[i],
       indexOf: (id) => (id === null ? -1 : all.findIndex((e) => e.kind === 'row' && e.item.id === id)),
     };
+  }
+
+  #entry(item: ConversationSummary): ListEntry {
+    let e = this.#entryOf.get(item);
+    if (e === undefined) this.#entryOf.set(item, (e = { kind: 'row', item, member: false }));
+    return e;
   }
 
   // Changed rows into `base` (the held rows, or what is left of them after a removal): in

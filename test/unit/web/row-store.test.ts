@@ -92,4 +92,20 @@ describe('the page copy of the list', () => {
     expect(entries.length).toBe(1001);
     expect(entries.indexOf('c1000')).toBe(1000);
   });
+
+  it('hands out the same entry for a row an update did not change, so the view does not draw it again', () => {
+    const store = new RowStore();
+    const first = store.apply({ kind: 'whole', epoch: 1, list: { items: [row('a', 1, 1), row('b', 2, 1), row('c', 3, 1)], stats, filter: { ok: true } } })!;
+    const before = store.entries(first.items, new Set(), null);
+    const [a, b, c] = [before.at(0), before.at(1), before.at(2)];
+    expect(before.at(0)).toBe(a); // read twice, one entry
+    const next = store.apply({ kind: 'delta', epoch: 2, since: 1, changed: [row('b', 2, 2), row('d', 4, 2)], removed: [], stats, filter: { ok: true } })!;
+    const after = store.entries(next.items, new Set(), null);
+    expect(after.at(0)).toBe(a);
+    expect(after.at(2)).toBe(c);
+    expect(after.at(1)).not.toBe(b);
+    expect(after.at(1)).toEqual({ kind: 'row', item: row('b', 2, 2), member: false });
+    expect(after.at(3)).toEqual({ kind: 'row', item: row('d', 4, 2), member: false });
+    expect(after.at(4)).toBeUndefined();
+  });
 });
