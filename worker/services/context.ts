@@ -90,13 +90,15 @@ const PAGE_FIRST_MS = 100;
  * first: SessionModel.built); what a large batch left is checked in slices of it, with a turn
  * of the event loop between two, so a live record or a read waits for one short slice at most. 40 ms slices of
  * 128-conversation chunks ran 47-112 ms in Node (more in a busy browser), and a live call
- * waited 0.19-0.31 s at p95 while a 20k backlog was checked; 10 ms slices of 32 cost no
- * measurable check time in Node (the whole 20k backlog: 0.6-1.7 s either way, noisy).
+ * waited 0.19-0.31 s at p95 while a 20k backlog was checked. Over the 20k backlog in Node,
+ * with the budget asked after each subject (unchecked-queue.ts): 10 ms slices of 32 ran
+ * p50 10.9 / p95 13.5-16.2 ms, 5 ms slices of 16 p50 5.5-5.7 / p95 6.8-8.0 ms, the whole
+ * check 0.43-0.72 s against 0.49-0.50 s (noisy, not slower).
  */
-const CHECK_SLICE_MS = 10;
+const CHECK_SLICE_MS = 5;
 
-/** Conversations (or exchanges) checked per chunk: a slice overruns its budget by at most one. */
-const CHECK_CHUNK = 32;
+/** Conversations (or exchanges) whose tokens are read together; the budget is asked after each. */
+const CHECK_CHUNK = 16;
 
 /** The version written into reports this worker makes (SARIF's tool version). */
 export const VERSION = '0.1.0';

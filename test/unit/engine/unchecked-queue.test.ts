@@ -49,19 +49,33 @@ describe('the queue of unchecked subjects', () => {
     expect(r.log).toEqual(['ready c2,c1', 'conv c2', 'conv c1', 'ready c0', 'conv c0']);
   });
 
-  it('asks the budget once before each chunk and leaves what it stopped queued for the next drain', async () => {
+  it('asks the budget before each subject and leaves what it stopped queued for the next drain', async () => {
     const q = new UncheckedQueue();
     for (const id of ['c0', 'c1', 'c2', 'c3', 'c4']) q.addConversation(conv(id));
     const first = recorder();
-    const b = budget(2);
+    const b = budget(3);
     await q.drain(2, b.more, first.pass);
-    expect(first.checked()).toEqual(['conv c4', 'conv c3', 'conv c2', 'conv c1']);
-    expect(b.asked()).toBe(3);
-    expect(q.size).toBe(1);
+    // Asked before the first chunk (yes), before c3 (yes), before the second chunk (yes),
+    // before c1 (no): it stops inside a chunk whose tokens it read.
+    expect(first.log).toEqual(['ready c4,c3', 'conv c4', 'conv c3', 'ready c2,c1', 'conv c2']);
+    expect(b.asked()).toBe(4);
+    expect(q.size).toBe(2);
     const second = recorder();
     await q.drain(2, () => true, second.pass);
-    expect(second.checked()).toEqual(['conv c0']);
+    expect(second.log).toEqual(['ready c1,c0', 'conv c1', 'conv c0']);
     expect(q.size).toBe(0);
+  });
+
+  it('stops inside a chunk of exchanges too, leaving the rest queued', async () => {
+    const q = new UncheckedQueue();
+    for (const s of [0, 1, 2, 3]) q.addExchange(s);
+    const first = recorder();
+    await q.drain(4, budget(2).more, first.pass);
+    expect(first.checked()).toEqual(['seq 3', 'seq 2']);
+    expect(q.size).toBe(2);
+    const second = recorder();
+    await q.drain(4, () => true, second.pass);
+    expect(second.checked()).toEqual(['seq 1', 'seq 0']);
   });
 
   it('checks no exchange while a conversation still waits', async () => {
@@ -151,15 +165,15 @@ describe('the queue of unchecked subjects', () => {
     const pass: CheckPass = { conversations: async () => (c) => void seen.push(c.id), exchanges: () => () => undefined };
     for (let guard = 0; q.size > 0; guard++) {
       expect(guard).toBeLessThan(100);
-      await q.drain(7, budget(3).more, pass);
+      await q.drain(7, budget(15).more, pass); // 15 subjects a drain: 7, 7 and the first of a third chunk
       // Half-way, more come: they are the newest.
       if (guard === 5) for (const id of ['n0', 'n1']) queue(id);
     }
     const expected = [...order].reverse();
-    // What drains 0–5 checked (6 × 21), then the two newcomers, then the rest.
-    expect(seen.slice(0, 126)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(0, 126));
-    expect(seen.slice(126, 128)).toEqual(['n1', 'n0']);
-    expect(seen.slice(128)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(126));
+    // What drains 0–5 checked (6 × 15), then the two newcomers, then the rest.
+    expect(seen.slice(0, 90)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(0, 90));
+    expect(seen.slice(90, 92)).toEqual(['n1', 'n0']);
+    expect(seen.slice(92)).toEqual(expected.filter((id) => !id.startsWith('n')).slice(90));
     expect(new Set(seen).size).toBe(seen.length);
   });
 
