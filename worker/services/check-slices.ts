@@ -8,7 +8,9 @@
 // The page is told of checks' progress at most every `tellEveryMs` and after the last slice:
 // it re-reads its list when told, and a re-read after each slice kept the page and this
 // worker busy reading rows whose only change was a findings count, so a live record's own
-// re-read queued behind them.
+// re-read queued behind them. The slices between two notices defer their changes, and the
+// slice the page is told of publishes them (view/session-model.ts): a live record's read in
+// between carries its own rows, not those the slices changed.
 //
 // Race, written down: a run ended by a change of records leaves its progress untold; the
 // change itself tells the page, and the page's next read is a build made after the slice.
@@ -19,8 +21,9 @@ export interface Checkable {
   readonly version: number;
   /** Conversations and exchanges still to check. */
   readonly unchecked: number;
-  /** One slice of checks (a build within the host's budget). */
-  checkMore(): Promise<unknown>;
+  /** One slice of checks (a build within the host's budget); `defer`: its changes wait for
+   *  a slice that publishes them. A slice that does not defer publishes those before it. */
+  checkMore(opts: { defer: boolean }): Promise<unknown>;
 }
 
 export interface CheckSlicesDeps {
@@ -79,12 +82,20 @@ export class CheckSlices {
     while (open() && model.unchecked > 0) {
       for (let a = arriving(); a !== null; a = arriving()) await a.catch(() => undefined);
       const version = model.version;
-      await model.checkMore();
-      if (model.version !== version) return; // laid in meanwhile: told, built and checked next
+      const due = now() - (this.#toldAt.get(session) ?? -Infinity) >= every;
+      await model.checkMore({ defer: !due });
+      // Laid in meanwhile: told, built and checked next (what this slice deferred is
+      // published by the next run's first told slice, or by the build that ends the checks).
+      if (model.version !== version) return;
       untold = true;
-      if (model.unchecked === 0 || now() - (this.#toldAt.get(session) ?? -Infinity) >= every) tell();
+      if (model.unchecked === 0 || due) tell();
       await turn();
     }
-    if (untold) tell(); // the gate shut: what was checked so far is shown meanwhile
+    if (untold) {
+      // The gate shut: what was checked so far is published (a build that checks nothing
+      // while the gate is shut) and shown meanwhile.
+      await model.checkMore({ defer: false });
+      tell();
+    }
   }
 }

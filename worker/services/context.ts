@@ -192,7 +192,7 @@ export function createContext(): ServiceContext {
     await slices.run(session, {
       get version() { return model.version; },
       get unchecked() { return model.unchecked; },
-      checkMore: () => model.checkMore(keysFor, keyring.version),
+      checkMore: (opts) => model.checkMore(keysFor, keyring.version, opts),
     });
   }
 

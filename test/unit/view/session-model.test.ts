@@ -69,6 +69,48 @@ describe('the session model', () => {
     expect(more.unchecked).toBe(0);
   });
 
+  it('logs what a deferring slice checked only when a later build publishes it: a read between carries its own rows', async () => {
+    const b = capture();
+    for (let i = 0; i < 10; i++) b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, `T${i}`);
+    const all = b.build().map((r) => ({ ...r, session: 's1' }));
+    let tick = 0;
+    // A clock that moves a tick at each reading, a budget of two ticks: about one conversation a build.
+    const model = new SessionModel(all.slice(0, 8), { checkMs: () => 2, engine: { checkChunk: 1, now: () => tick++ } });
+    const listed = await model.built(noKeys, 0);
+    expect(listed.unchecked).toBeGreaterThan(3);
+    const deferred = await model.checkMore(noKeys, 0, { defer: true });
+    expect(deferred.changed.size).toBeGreaterThan(0);
+    expect(deferred.changesSince(listed.epoch)!.changed.size).toBe(0);
+    expect(model.unpublished).toBe(deferred.changed.size);
+    // A live record: the read logs its own conversation, not the rows the slice checked.
+    model.put([all[8]!]);
+    const read = await model.built(noKeys, 0);
+    const seen = read.changesSince(listed.epoch)!.changed;
+    expect(seen).toEqual(new Set(read.changed));
+    expect(seen.size).toBe(1);
+    for (const id of deferred.changed) expect(seen.has(id)).toBe(false);
+    // A slice that does not defer (the page is told of it) publishes them, with its own.
+    const told = await model.checkMore(noKeys, 0);
+    const published = told.changesSince(read.epoch)!.changed;
+    expect(published).toEqual(new Set([...deferred.changed, ...told.changed]));
+    expect(model.unpublished).toBe(0);
+    // A deferring slice that lays a record in is logged at once (a new row never waits).
+    model.put([all[9]!]);
+    const laid = await model.checkMore(noKeys, 0, { defer: true });
+    expect(laid.changesSince(told.epoch)!.changed).toEqual(new Set(laid.changed));
+    expect(model.unpublished).toBe(0);
+    // Deferring to the end: the build that ends the checks logs everything they changed.
+    const checked = new Set<string>();
+    let last = laid;
+    while (model.unchecked > 0) {
+      last = await model.checkMore(noKeys, 0, { defer: true });
+      for (const id of last.changed) checked.add(id);
+    }
+    expect(checked.size).toBeGreaterThan(1);
+    expect(last.changesSince(laid.epoch)!.changed).toEqual(checked);
+    expect(model.unpublished).toBe(0);
+  });
+
   it('checks everything on a whole check, whatever budget the host gives each build', async () => {
     const b = capture();
     for (let i = 0; i < 6; i++) b.call('tools/call', { name: 'book', arguments: {} }).inputRequired({ seat: ask.form('Which seat?', { seat: { type: 'string' } }) }, `T${i}`);
