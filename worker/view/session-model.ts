@@ -26,8 +26,9 @@
 // Logged at once, a live call's read carried every row the slices changed since the page's
 // last read with its own (2,000-4,800 rows at 100k, 10-18 ms of the worker's and the page's
 // time on the live call's way). A deferring slice logs none of its changes; a build that
-// publishes (a slice the page is told of, the build that ends the checks) logs them all. A
-// plain build logs its own; one that lays records in is never deferred (new rows would wait).
+// publishes (a slice the page is told of, the build that ends the checks) logs them all
+// (change-log.ts). A plain build logs its own; a slice that lays records in is never
+// deferred (new rows would wait).
 import type { Analysis } from '../analysis.js';
 import { AnalysisEngine, type EngineOptions, type EngineStep } from '../engine/analysis-engine.js';
 import type { DecodedExchange, ExchangeRecord, Finding } from '../protocol.js';
@@ -36,13 +37,11 @@ import type { TokenKey } from '../tokens/index.js';
 import { indexAnalysis, type AnalysisIndex } from './conversation-view.js';
 import { conversationSummary } from './conversation-summary.js';
 import { HeldRecords, type UnsavedExchange } from './held-records.js';
-import { ChangeLog } from './change-log.js';
+import { ChangeLog, type LogMode } from './change-log.js';
 import { SessionRows, type RowCounts, type RowEntry } from './session-rows.js';
 import type { ConversationSummary } from './types.js';
 
 export type { UnsavedExchange } from './held-records.js';
-
-const NOTHING: ReadonlySet<string> = new Set();
 
 /** Everything derived from one version of the records. */
 export interface Built {
@@ -108,8 +107,6 @@ export class SessionModel {
   readonly #rows = new SessionRows();
   /** What each recent build changed (for list deltas). */
   readonly #log = new ChangeLog();
-  /** Rows deferred checks changed that no build logged yet (see the header). */
-  readonly #unpublished = new Set<string>();
   /** The capture is over (an imported file): a chain left waiting is abandoned, not in-progress. */
   readonly #final: boolean;
   /** Where bodies are read back; set, the model keeps lean records (see the header). */
@@ -213,13 +210,13 @@ export class SessionModel {
 
   /** Rows changed by checks that no build has logged yet. */
   get unpublished(): number {
-    return this.#unpublished.size;
+    return this.#log.unpublished;
   }
 
   // `checkMs` undefined: everything is checked (never a default: `whole` passes undefined).
   // `backlog`: a budgeted build goes on with what earlier builds left, not only its own changes.
   // `log`: what it logs for list deltas (see the header).
-  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined, backlog: boolean, log: 'own' | 'defer' | 'all'): Promise<Built> {
+  #build(keysFor: (url: string) => readonly TokenKey[], keysVersion: number, checkMs: number | undefined, backlog: boolean, log: LogMode): Promise<Built> {
     // A live capture is not over: waiting chains stay in-progress, not abandoned. An
     // imported file is a finished capture, read as the CLI reads it (final).
     // Each token is verified with its own server's key only: the demo key must not make
@@ -280,7 +277,7 @@ export class SessionModel {
     }
   }
 
-  #assemble(engine: AnalysisEngine, step: EngineStep, log: 'own' | 'defer' | 'all'): Built {
+  #assemble(engine: AnalysisEngine, step: EngineStep, log: LogMode): Built {
     let fallback: Map<string, Finding[]> | undefined;
     const findingsOf = (id: string): Finding[] | undefined => {
       const own = engine.findingsOf(id);
@@ -310,7 +307,7 @@ export class SessionModel {
       },
     };
     const epoch = this.steps;
-    this.#log.add(epoch, this.#published(step, log), step.removed);
+    this.#log.logBuild(epoch, step.changed, step.removed, step.unchecked, log);
     const changeLog = this.#log;
     let loose: Finding[] | undefined;
     return {
@@ -324,25 +321,5 @@ export class SessionModel {
       unchecked: step.unchecked, changed: step.changed, removed: step.removed, epoch,
       changesSince: (since) => changeLog.since(since, epoch),
     };
-  }
-
-  /** The ids a build logs as changed; a deferring one keeps its own for later. Once nothing
-   *  is left unchecked, everything is logged. */
-  #published(step: EngineStep, log: 'own' | 'defer' | 'all'): ReadonlySet<string> {
-    const waiting = this.#unpublished;
-    for (const id of step.removed) waiting.delete(id);
-    if (log === 'defer' && step.unchecked > 0) {
-      for (const id of step.changed) waiting.add(id);
-      return NOTHING;
-    }
-    if (waiting.size === 0) return step.changed;
-    if (log === 'own' && step.unchecked > 0) {
-      for (const id of step.changed) waiting.delete(id);
-      return step.changed;
-    }
-    const all = new Set(waiting);
-    for (const id of step.changed) all.add(id);
-    waiting.clear();
-    return all;
   }
 }
