@@ -1,7 +1,7 @@
 // Generates a large HAR capture of interleaved multi-round MCP 2026-07-28 calls with
 // rotating sdk-hmac-v1 tokens, for `npm run bench`. Deterministic for a given size.
 import { createHmac } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 
 const KEY = 'mrtr-inspector-bench-key-0123456789abcdef';
@@ -32,7 +32,8 @@ interface Call { id: number; tool: string; args: Record<string, unknown>; rounds
 /** Writes `exchanges` HAR entries to `path`; returns the key that signed the tokens. */
 export async function generateCapture(path: string, exchanges: number): Promise<string> {
   const rand = rng(42);
-  const out = createWriteStream(path);
+  // Written beside and renamed: a run stopped midway leaves no half file for the next to reuse.
+  const out = createWriteStream(`${path}.tmp`);
   const write = async (s: string) => { if (!out.write(s)) await once(out, 'drain'); };
   await write('{"log":{"version":"1.2","creator":{"name":"mrtr-inspector-bench","version":"1"},"entries":[\n');
   const active: Call[] = [];
@@ -100,6 +101,7 @@ export async function generateCapture(path: string, exchanges: number): Promise<
   await write('\n]}}\n');
   out.end();
   await once(out, 'finish');
+  renameSync(`${path}.tmp`, path);
   return KEY;
 }
 
@@ -112,7 +114,8 @@ export async function generateCapture(path: string, exchanges: number): Promise<
  */
 export async function generateBodiesCapture(path: string, exchanges: number): Promise<string> {
   const rand = rng(7);
-  const out = createWriteStream(path);
+  // Written beside and renamed: a run stopped midway leaves no half file for the next to reuse.
+  const out = createWriteStream(`${path}.tmp`);
   const write = async (s: string) => { if (!out.write(s)) await once(out, 'drain'); };
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
   const text = (n: number) => { let s = ''; while (s.length < n) s += words[Math.floor(rand() * words.length)] + (rand() < 0.1 ? '\n' : ' '); return s; };
@@ -210,5 +213,6 @@ export async function generateBodiesCapture(path: string, exchanges: number): Pr
   await write('\n]}}\n');
   out.end();
   await once(out, 'finish');
+  renameSync(`${path}.tmp`, path);
   return KEY;
 }
