@@ -36,14 +36,10 @@ export function rowRange(count: number, top: number, height: number, o: Pick<Fix
   return last < first ? { first: Math.max(0, count - 1 - o.overscan), last: count - 1 } : { first, last };
 }
 
-/**
- * The scroll offset that shows row `index` whole below the margin, moving the least
- * (`auto`: not at all when it is shown already), or at the top (`start`); null when it does
- * not move.
- */
-export function scrollFor(index: number, top: number, height: number, align: 'auto' | 'start', o: Pick<FixedRowsOptions, 'row' | 'margin'>): number | null {
+/** The scroll offset that shows row `index` whole below the margin, moving the least; null
+ *  when it is shown whole already. */
+export function scrollFor(index: number, top: number, height: number, o: Pick<FixedRowsOptions, 'row' | 'margin'>): number | null {
   const rowTop = index * o.row; // offset that puts the row just below the margin
-  if (align === 'start') return rowTop === top ? null : rowTop;
   const rowEnd = o.margin + (index + 1) * o.row - height; // offset that puts its bottom at the view's
   if (top > rowTop) return rowTop;
   if (top < rowEnd) return Math.min(rowEnd, rowTop);
@@ -87,11 +83,11 @@ export class FixedRows {
     return this.#o.count() * this.#o.row;
   }
 
-  /** Scrolls row `index` into view (`auto`: only when it is not in view whole). */
-  scrollToIndex(index: number, align: 'auto' | 'start' = 'auto'): void {
+  /** Scrolls row `index` into view, when it is not in view whole. */
+  scrollToIndex(index: number): void {
     const el = this.#o.scroller();
     if (!el || index < 0 || index >= this.#o.count()) return;
-    const to = scrollFor(index, el.scrollTop, el.clientHeight, align, this.#o);
+    const to = scrollFor(index, el.scrollTop, el.clientHeight, this.#o);
     if (to !== null) el.scrollTop = to;
   }
 

@@ -33,21 +33,20 @@ describe('the rows in view', () => {
 
   it('scrolls a row into view below the header only when it is not whole in view', () => {
     // 220 px high: rows 0..8 show whole at offset 0 (8 ends at 22 + 9 × 22 = 220).
-    expect(scrollFor(8, 0, 220, 'auto', o)).toBeNull();
-    expect(scrollFor(9, 0, 220, 'auto', o)).toBe(22); // its bottom at the view's bottom
-    expect(scrollFor(3, 200, 220, 'auto', o)).toBe(66); // above: at the top, below the header
-    expect(scrollFor(3, 66, 220, 'auto', o)).toBeNull();
-    expect(scrollFor(3, 0, 220, 'start', o)).toBe(66);
+    expect(scrollFor(8, 0, 220, o)).toBeNull();
+    expect(scrollFor(9, 0, 220, o)).toBe(22); // its bottom at the view's bottom
+    expect(scrollFor(3, 200, 220, o)).toBe(66); // above: at the top, below the header
+    expect(scrollFor(3, 66, 220, o)).toBeNull();
   });
 
   it('leaves the row whole in view after it scrolls, wherever it was', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 60, max: 2000 }), (index, top, height) => {
-      const to = scrollFor(index, top, height, 'auto', o) ?? top;
+      const to = scrollFor(index, top, height, o) ?? top;
       const rowTop = o.margin + index * o.row - to; // in the view
       expect(rowTop).toBeGreaterThanOrEqual(o.margin);
       expect(rowTop + o.row).toBeLessThanOrEqual(height);
       // Shown already: nothing moves.
-      expect(scrollFor(index, to, height, 'auto', o)).toBeNull();
+      expect(scrollFor(index, to, height, o)).toBeNull();
     }));
   });
 });
