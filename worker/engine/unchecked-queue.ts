@@ -146,8 +146,8 @@ export class UncheckedQueue {
 
   /**
    * Checks conversations newest first, `chunk` at a time (a chunk's tokens read together),
-   * asking `more()` before each subject but a chunk's first; then, once no conversation waits (exchange rules read the tokens the
-   * conversations' pass read), exchanges the same way. A subject leaves the queue once
+   * asking `more()` before each subject but a chunk's first; then, once no conversation
+   * waits (exchange rules read the tokens the conversations' pass read), exchanges the same way. A subject leaves the queue once
    * checked; what `more()` stopped stays queued. `only`: checks none but these (a step's
    * own changes: the rest waits for a drain that goes on with it).
    */
