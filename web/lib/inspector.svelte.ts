@@ -14,7 +14,7 @@
 // with AnalysisWorkerDied; they are dropped (sessions.svelte.ts), since the rebuild re-reads.
 import { proxy } from 'comlink';
 import { CaptureStore, type TargetRecord } from '../../worker/storage/index.js';
-import { CAPTURE_CHANNEL, type CaptureNotice } from '../sw/messages.js';
+import { CAPTURE_CHANNEL, storedIds, type CaptureNotice } from '../sw/messages.js';
 import { RELAY_FORWARD } from '../sw/watch-list.js';
 import { AnalysisClient, type Analysis } from './analysis-client.js';
 import { Capture } from './capture.svelte.js';
@@ -160,8 +160,7 @@ export class Inspector {
       if (this.sessions.viewing === this.capture.session) void this.sessions.refresh();
       return;
     }
-    if (n.type === 'exchanges-stored') for (const id of n.ids) void this.held.settled(id);
-    else if (n.type === 'storage-error') this.say(`Capture not saved: ${n.error.message}`);
-    else if (n.type !== 'capture-session' && n.type !== 'backlog-laid' && n.id) void this.held.settled(n.id);
+    if (n.type === 'storage-error') return this.say(`Capture not saved: ${n.error.message}`);
+    for (const id of storedIds(n)) void this.held.settled(id);
   }
 }

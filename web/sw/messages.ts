@@ -1,6 +1,6 @@
 // Everything the page and the service worker say to each other. Types only: imported with
 // `import type` from both sides (the page under the DOM lib, the worker under WebWorker).
-export { CAPTURE_CHANNEL, type CaptureNotice } from '../../worker/capture/notices.js';
+export { CAPTURE_CHANNEL, storedIds, type CaptureNotice } from '../../worker/capture/notices.js';
 
 /** Page → service worker, each over its own MessageChannel port. */
 export type SwRequest =

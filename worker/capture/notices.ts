@@ -1,7 +1,8 @@
 // What the capture service worker (and the relay feed) announce on one BroadcastChannel after
 // each committed write. The analysis worker listens and is the only reader that acts on them
 // (it owns the sessions); the page listens only for what it keeps itself (held exchanges it
-// must not lose, storage errors it must show). Types and one constant: every host imports it.
+// must not lose, storage errors it must show). Types, constants and one reader (`storedIds`):
+// every host imports it.
 import type { StorageErrorInfo, StoredExchange } from '../storage/index.js';
 import type { UnsavedExchange } from '../view/session-model.js';
 
@@ -42,6 +43,22 @@ export type CaptureNotice =
    * copy being the most complete. The page keeps it in memory until "Retry saving" writes it.
    */
   | { type: 'exchange-unsaved'; id: string; seq?: number; record: UnsavedExchange; error: StorageErrorInfo };
+
+/** The ids a notice says are now stored (a tap's committed step, a relay transaction); none
+ *  for the others: a refused write, a change of capture session, copies not yet written. */
+export function storedIds(n: CaptureNotice): readonly string[] {
+  switch (n.type) {
+    case 'exchanges-stored':
+      return n.ids;
+    case 'exchange-start':
+    case 'exchange-head':
+    case 'exchange-events':
+    case 'exchange-end':
+      return [n.id];
+    default:
+      return [];
+  }
+}
 
 /** The part of a BroadcastChannel the owner uses (Node's and the browser's both fit). */
 export interface NoticeChannel {

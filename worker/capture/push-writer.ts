@@ -15,7 +15,7 @@
 // Without Web Locks (Node, tests) every feed writes, as before.
 import type { ExchangeRecord } from '../protocol.js';
 import { supersedes } from '../storage/index.js';
-import type { CaptureNotice } from './notices.js';
+import { storedIds, type CaptureNotice } from './notices.js';
 
 /** The lock the tabs' analysis workers queue for; its holder writes the relay's pushes. */
 export const PUSH_WRITER_LOCK = 'mrtr-inspector:relay-push-writer';
@@ -88,9 +88,8 @@ export class FollowedPushes {
   /** A notice on the capture channel: what it says is stored is not kept any more. */
   heard(notice: CaptureNotice): void {
     if (this.#kept.size === 0) return;
-    if (notice.type === 'exchanges-stored') for (const id of notice.ids) this.#kept.delete(id);
     // A refused write (unsaved, storage error) stored nothing: kept, for whoever writes next.
-    else if (notice.type !== 'storage-error' && notice.type !== 'exchange-unsaved' && notice.type !== 'capture-session' && notice.type !== 'backlog-laid') this.#kept.delete(notice.id);
+    for (const id of storedIds(notice)) this.#kept.delete(id);
   }
 
   /** This tab became the writer: everything kept is taken. */

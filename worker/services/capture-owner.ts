@@ -11,7 +11,7 @@
 // one held (an earlier stage, fewer events) is therefore not laid over it, the tap's final
 // copy replaces it once written.
 import { supersedes, type CaptureStore, type StoredExchange } from '../storage/index.js';
-import type { CaptureNotice, NoticeChannel } from '../capture/notices.js';
+import { storedIds, type CaptureNotice, type NoticeChannel } from '../capture/notices.js';
 import type { SessionModel } from '../view/session-model.js';
 
 export interface CaptureOwnerDeps {
@@ -74,9 +74,8 @@ export class CaptureOwner {
       void this.apply(n.records, { unstored: true, onlyNew: true });
       return;
     }
-    if (n.type === 'exchanges-stored') for (const id of n.ids) this.#ids.add(id);
-    else if (n.type === 'exchange-unsaved' || n.type === 'storage-error' || n.type === 'capture-session' || n.id === undefined) return; // the page keeps those; the relay feed hears the last
-    else this.#ids.add(n.id);
+    // Refused writes are the page's to keep; a change of capture session is the relay feed's.
+    for (const id of storedIds(n)) this.#ids.add(id);
     if (this.#ids.size === 0) return;
     this.#reading ??= this.#readAll().finally(() => {
       this.#reading = null;
