@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from '@playwright/test';
+import { generateCapture } from '../bench/generate-capture.ts';
 import { readJsonl } from '../../worker/capture/jsonl.ts';
 import { PROTOCOL_VERSION, type ExchangeRecord } from '../../worker/protocol.ts';
 import { PAGE_TOKEN, serverUnderTest, type ServerUnderTest } from './playwright.config.ts';
@@ -57,6 +58,19 @@ export class InspectorPage {
     await this.page.getByTestId('import-file').setInputFiles(files);
     await expect(this.page.getByTestId('session-picker')).not.toHaveValue(before, { timeout: 45_000 });
     await expect(this.page.getByTestId('count-conversations')).toBeVisible();
+  }
+
+  /** Imports a generated capture of `exchanges` exchanges (test/bench/generate-capture.ts),
+   *  written to a folder of its own that goes once imported. */
+  async importGenerated(exchanges: number): Promise<void> {
+    const dir = await mkdtemp(join(tmpdir(), 'mrtr-generated-'));
+    try {
+      const file = join(dir, `generated-${exchanges}.har`);
+      await generateCapture(file, exchanges);
+      await this.importFile(file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** The row of the conversation list with this method and name. */

@@ -1,21 +1,10 @@
 // The Console's table of the newest raw exchanges keeps only the rows in view (and a margin)
 // in the document: a session larger than that is scrolled through, its newest row drawn once
 // it comes into view, and the heading counts the whole page of 200.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { generateCapture } from '../bench/generate-capture.ts';
 import { expect, test } from './fixtures.ts';
 
 test('a session of 600 exchanges: the table counts its newest 200, draws only the rows near the view, and scrolling to the end draws the newest', async ({ inspector, page }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'exchange-table-'));
-  try {
-    const file = join(dir, 'six-hundred.har');
-    await generateCapture(file, 600);
-    await inspector.importFile(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await inspector.importGenerated(600);
   await page.getByTestId('console-tab-traffic').click();
   await expect(page.locator('#exchanges-h .count')).toHaveText('200');
   const rows = page.locator('[data-testid="exchange"]');

@@ -1,21 +1,10 @@
 // The conversation list draws only the rows near its view (web/lib/fixed-rows.svelte.ts): a
 // long list scrolled by the keyboard keeps the selected row whole in view below the sticky
 // header, both ways, and scrolling to the end draws the last row.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { generateCapture } from '../bench/generate-capture.ts';
 import { expect, test } from './fixtures.ts';
 
 test('j and k keep the selected row whole in view below the header in a list longer than the screen', async ({ inspector, page }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'list-scroll-'));
-  try {
-    const file = join(dir, 'long.har');
-    await generateCapture(file, 900);
-    await inspector.importFile(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await inspector.importGenerated(900);
   const rows = page.getByTestId('conversation');
   const scroller = page.getByTestId('conversation-scroll');
   const total = Number((await page.getByTestId('count-conversations').textContent())!.split(' ')[0]);
