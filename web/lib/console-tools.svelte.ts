@@ -139,6 +139,8 @@ export class Tamper {
   #error = $state<string | null>(null);
   #source: TamperSource | null = null;
   #other = $state.raw<OtherTarget | null>(null);
+  /** The plan or run under way (settled when none): a retarget waits for it. */
+  #current: Promise<void> = Promise.resolve();
   readonly #host: ConsoleHost;
 
   constructor(host: ConsoleHost) { this.#host = host; }
@@ -148,6 +150,8 @@ export class Tamper {
   get error(): string | null { return this.#error; }
   /** The other tool the token is presented on (and whose call gives another chain's token). */
   get other(): OtherTarget | null { return this.#other; }
+  /** The other tool can be named now: nothing runs, or only a plan (the new plan waits for it). */
+  get retargetable(): boolean { return this.#busy === null || this.#busy === 'planning'; }
 
   fromStep(round: number, other?: OtherTarget): Promise<void> {
     return this.#plan({ kind: 'step', round }, other);
@@ -173,7 +177,10 @@ export class Tamper {
       this.#error = !name.trim() ? 'Name the other tool to present the token on.' : 'The other tool\'s arguments must be a JSON object, e.g. {"action": "x"}.';
       return Promise.resolve();
     }
-    return this.#plan(source, { params: { name: name.trim(), arguments: args } });
+    // Named while the round's first plan is still being made or filed: planned after it, so
+    // the older plan's answer never lands over this one.
+    const other = { params: { name: name.trim(), arguments: args } };
+    return this.#current.then(() => this.#plan(this.#source ?? source, other));
   }
 
   #plan(source: TamperSource, other?: OtherTarget): Promise<void> {
@@ -208,14 +215,18 @@ export class Tamper {
     this.#view = v.value;
   }
 
-  async #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
-    this.#busy = label;
-    try {
-      await run(this.#host, fn);
-      await this.#host.filed();
-    } finally {
-      this.#busy = null;
-    }
+  #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
+    const work = (async () => {
+      this.#busy = label;
+      try {
+        await run(this.#host, fn);
+        await this.#host.filed();
+      } finally {
+        this.#busy = null;
+      }
+    })();
+    this.#current = work.catch(() => undefined);
+    return work;
   }
 }
 
