@@ -139,8 +139,8 @@ export class Tamper {
   #error = $state<string | null>(null);
   #source: TamperSource | null = null;
   #other = $state.raw<OtherTarget | null>(null);
-  /** The plan or run under way (settled when none): a retarget waits for it. */
-  #current: Promise<void> = Promise.resolve();
+  /** The last plan asked for, settled once it is made and filed: the next one waits for it. */
+  #planned: Promise<void> = Promise.resolve();
   readonly #host: ConsoleHost;
 
   constructor(host: ConsoleHost) { this.#host = host; }
@@ -177,18 +177,20 @@ export class Tamper {
       this.#error = !name.trim() ? 'Name the other tool to present the token on.' : 'The other tool\'s arguments must be a JSON object, e.g. {"action": "x"}.';
       return Promise.resolve();
     }
-    // Named while the round's first plan is still being made or filed: planned after it, so
-    // the older plan's answer never lands over this one.
-    const other = { params: { name: name.trim(), arguments: args } };
-    return this.#current.then(() => this.#plan(this.#source ?? source, other));
+    return this.#plan(source, { params: { name: name.trim(), arguments: args } });
   }
 
+  // One plan at a time, in the order asked: the worker runs the last plan it made, and the
+  // other tool is often named while the round's first plan is still being filed (its tests
+  // are on screen by then), so that plan must not land after the one naming the tool.
   #plan(source: TamperSource, other?: OtherTarget): Promise<void> {
     this.#source = source;
     this.#other = other ?? null;
-    return this.#do('planning', async (api) => this.#take(source.kind === 'step'
+    const made = this.#planned.then(() => this.#do('planning', async (api) => this.#take(source.kind === 'step'
       ? await api.tamper.fromStep(source.round, other)
-      : await api.tamper.fromCapture(source.roundId, source.retryId, other)));
+      : await api.tamper.fromCapture(source.roundId, source.retryId, other))));
+    this.#planned = made.catch(() => undefined);
+    return made;
   }
   run(test: TamperTest, wait = false): Promise<void> {
     if (wait) {
@@ -215,18 +217,14 @@ export class Tamper {
     this.#view = v.value;
   }
 
-  #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
-    const work = (async () => {
-      this.#busy = label;
-      try {
-        await run(this.#host, fn);
-        await this.#host.filed();
-      } finally {
-        this.#busy = null;
-      }
-    })();
-    this.#current = work.catch(() => undefined);
-    return work;
+  async #do(label: string, fn: (api: Api) => Promise<void>): Promise<void> {
+    this.#busy = label;
+    try {
+      await run(this.#host, fn);
+      await this.#host.filed();
+    } finally {
+      this.#busy = null;
+    }
   }
 }
 

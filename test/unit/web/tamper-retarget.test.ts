@@ -1,8 +1,8 @@
 // Naming the other tool in the tamper panel (web/lib/console-tools.svelte.ts, TamperPanel.svelte)
 // while the round's first plan is still being made or filed: the tests appear before the plan
 // is filed, so a user types the name and presses Enter then. The "Use it" button stays enabled
-// (a disabled default button makes the browser drop the Enter), and the new plan waits for the
-// first one, so the older answer never lands over it.
+// (a disabled default button makes the browser drop the Enter), and plans are made one at a
+// time in the order asked, so the older answer never lands over the newer one.
 import { render } from 'svelte/server';
 import { describe, expect, it } from 'vitest';
 import TamperPanel from '../../../web/components/console/TamperPanel.svelte';
@@ -78,6 +78,28 @@ describe('naming the other tool while the first plan is made', () => {
     expect(tamper.other?.params).toEqual({ name: 'confirm_action', arguments: { action: 'tamper-test' } });
     expect(tamper.view?.tests[0]).toMatchObject({ state: 'ready', detail: 'on confirm_action' });
     expect(tamper.busy).toBeNull();
+  });
+
+  it('plans one at a time in the order asked when the tool is named twice in a row: the last one is shown', async () => {
+    const { tamper, plans, answers, filing } = setup();
+    filing.open();
+    const first = tamper.fromCapture('round-2', null);
+    const second = tamper.retarget('confirm_action', '{}');
+    const third = tamper.retarget('setup_wizard', '{}');
+    await flush();
+    expect(plans).toEqual([null]);
+    answers[0]!.open();
+    await first;
+    await flush();
+    expect(plans).toEqual([null, 'confirm_action']);
+    answers[1]!.open();
+    await second;
+    await flush();
+    expect(plans).toEqual([null, 'confirm_action', 'setup_wizard']);
+    answers[2]!.open();
+    await third;
+    expect(tamper.view?.tests[0]?.detail).toBe('on setup_wizard');
+    expect(tamper.other?.params.name).toBe('setup_wizard');
   });
 
   it('says what is wrong at once, without waiting, when the name or the arguments are not usable', async () => {
