@@ -165,13 +165,7 @@ async function openable(n: number, atRest: boolean) {
   const jsonl = join(dir, 'relay.jsonl');
   copyFileSync(source, jsonl); // the relay removes what the page acknowledges
   const { child, origin } = await startInspector(ROOT, PORT, jsonl);
-  // Warmed (see the header): no page listens yet, so the relay files this call with the backlog.
-  await callThroughRelay(relayUrlOf(origin)).catch(async (err) => {
-    await stopInspector(child);
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  });
-  const total = n + 1;
+  const total = n + 1; // with the warm-up call below
   let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
   let persistent: import('@playwright/test').BrowserContext | null = null;
   const close = async () => {
@@ -181,6 +175,8 @@ async function openable(n: number, atRest: boolean) {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
+    // Warmed (see the header): no page listens yet, so the relay files this call with the backlog.
+    await callThroughRelay(relayUrlOf(origin));
     const viewport = { width: 1500, height: 900 };
     if (PROFILE === 'disk' && atRest) {
       const opened = await openPersistent(join(dir, 'profile'), { viewport, initScript: PAGE_PROBE });
