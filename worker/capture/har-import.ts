@@ -29,8 +29,18 @@ export interface EntryOptions {
 
 const isEventStream = (mime: string | undefined) => !!mime && mime.trim().toLowerCase().startsWith('text/event-stream');
 
-/** Epoch ms the response head arrived and the exchange ended, from `time` and `timings`. */
+/** Epoch ms the response head arrived and the exchange ended, from `time` and `timings`,
+ *  in whole milliseconds like `startedDateTime`. Hazard: a start in whole ms plus a
+ *  fractional duration can land after the start of a request the client sent once it had
+ *  this answer (a retry or a tasks/update sent within the same millisecond), and the
+ *  threading and lint read that order; floored, an end is never after a later start. */
 function harTimes(entry: Obj, startedAt: number): { receivedAt: number; endedAt?: number } {
+  const { receivedAt, endedAt } = harSpans(entry, startedAt);
+  const grid = (t: number) => Math.max(startedAt, Math.floor(t));
+  return { receivedAt: grid(receivedAt), endedAt: endedAt === undefined ? undefined : grid(endedAt) };
+}
+
+function harSpans(entry: Obj, startedAt: number): { receivedAt: number; endedAt?: number } {
   const timings = own(entry, 'timings');
   const time = num(entry, 'time');
   let endedAt = time !== undefined && time >= 0 ? startedAt + time : undefined;
