@@ -109,7 +109,8 @@ export class Backlog {
       return { ok: false, status: 409, error: 'Unknown or expired backlog drain: nothing was removed, and its records come again on the next drain.' };
     }
     this.#drains.delete(ack.drain);
-    const { removed, left } = await this.#file.remove(await handed, new Set(ack.ids));
+    // Where the drain ended: lines from there on were handed out by no drain of these ids.
+    const { removed, left } = await this.#file.remove(await handed, new Set(ack.ids), this.#ends.get(ack.drain));
     return { ok: true, removed, left };
   }
 }

@@ -152,10 +152,36 @@ export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) 
 }
 
 /**
+ * A file of ours from byte `from` to its end, as it is, in pieces of up to `pieceBytes`
+ * handed to `onPiece` (a view valid only during the call: the buffer is reused). Never
+ * through a symlink; a missing file has no bytes.
+ */
+export async function readBytesPrivate(path: string, from: number, onPiece: (bytes: Buffer) => void | Promise<void>, pieceBytes = 1024 * 1024): Promise<void> {
+  let fh: FileHandle;
+  try {
+    fh = await openChecked(path, O_RDONLY);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const piece = Buffer.alloc(Math.max(1, pieceBytes));
+    for (let position = from; ;) {
+      const { bytesRead } = await fh.read(piece, 0, piece.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      await onPiece(piece.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
  * A replacement for a file of ours, written in pieces: a fresh random 0600 temp file
  * (O_EXCL, no symlink followed) that `commit` renames over `path`; `abort` removes it.
  */
-export async function openReplacement(path: string): Promise<{ write(text: string): Promise<void>; commit(): Promise<void>; abort(): Promise<void> }> {
+export async function openReplacement(path: string): Promise<{ write(text: string | Uint8Array): Promise<void>; commit(): Promise<void>; abort(): Promise<void> }> {
   const tmp = tempName(path);
   const fh = await open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   let closed = false;
@@ -165,7 +191,11 @@ export async function openReplacement(path: string): Promise<{ write(text: strin
   };
   return {
     write: async (text) => {
-      await fh.write(text);
+      if (typeof text === 'string') {
+        await fh.write(text);
+        return;
+      }
+      for (let done = 0; done < text.length;) done += (await fh.write(text, done, text.length - done)).bytesWritten;
     },
     commit: async () => {
       await close();
