@@ -118,45 +118,33 @@ export function readLinesPrivate(path: string, onLine: (line: string) => boolean
  * the byte offset to start at (a line boundary).
  */
 export async function readLineBytesPrivate(path: string, onLine: (line: Buffer) => boolean | void | Promise<boolean | void>, pieceBytes = 64 * 1024, from = 0): Promise<void> {
-  let fh: FileHandle;
-  try {
-    fh = await openChecked(path, O_RDONLY);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  try {
-    const piece = Buffer.alloc(Math.max(1, pieceBytes));
-    let partial: Buffer[] = [];
-    let position = from;
-    for (;;) {
-      const { bytesRead } = await fh.read(piece, 0, piece.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      let start = 0;
-      for (let nl = piece.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = piece.indexOf(10, start)) {
-        const line = partial.length ? Buffer.concat([...partial, piece.subarray(start, nl)]) : piece.subarray(start, nl);
-        partial = [];
-        start = nl + 1;
-        // Awaited only when it is a promise: 20k lines are not 20k turns of the event loop.
-        const r = onLine(line);
-        if ((r instanceof Promise ? await r : r) === false) return;
+  let partial: Buffer[] = [];
+  let stopped = false;
+  await readBytesPrivate(path, from, async (piece) => {
+    let start = 0;
+    for (let nl = piece.indexOf(10, 0); nl !== -1; nl = piece.indexOf(10, start)) {
+      const line = partial.length ? Buffer.concat([...partial, piece.subarray(start, nl)]) : piece.subarray(start, nl);
+      partial = [];
+      start = nl + 1;
+      // Awaited only when it is a promise: 20k lines are not 20k turns of the event loop.
+      const r = onLine(line);
+      if ((r instanceof Promise ? await r : r) === false) {
+        stopped = true;
+        return false;
       }
-      // Copied: the piece buffer is reused by the next read.
-      if (start < bytesRead) partial.push(Buffer.from(piece.subarray(start, bytesRead)));
     }
-    if (partial.length) await onLine(Buffer.concat(partial));
-  } finally {
-    await fh.close();
-  }
+    // Copied: the piece buffer is reused by the next read.
+    if (start < piece.length) partial.push(Buffer.from(piece.subarray(start)));
+  }, pieceBytes);
+  if (!stopped && partial.length) await onLine(Buffer.concat(partial));
 }
 
 /**
  * A file of ours from byte `from` to its end, as it is, in pieces of up to `pieceBytes`
- * handed to `onPiece` (a view valid only during the call: the buffer is reused). Never
- * through a symlink; a missing file has no bytes.
+ * handed to `onPiece` (a view valid only during the call: the buffer is reused), which
+ * returns false to stop. Never through a symlink; a missing file has no bytes.
  */
-export async function readBytesPrivate(path: string, from: number, onPiece: (bytes: Buffer) => void | Promise<void>, pieceBytes = 1024 * 1024): Promise<void> {
+export async function readBytesPrivate(path: string, from: number, onPiece: (bytes: Buffer) => boolean | void | Promise<boolean | void>, pieceBytes = 1024 * 1024): Promise<void> {
   let fh: FileHandle;
   try {
     fh = await openChecked(path, O_RDONLY);
@@ -170,7 +158,8 @@ export async function readBytesPrivate(path: string, from: number, onPiece: (byt
       const { bytesRead } = await fh.read(piece, 0, piece.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
-      await onPiece(piece.subarray(0, bytesRead));
+      const r = onPiece(piece.subarray(0, bytesRead));
+      if ((r instanceof Promise ? await r : r) === false) return;
     }
   } finally {
     await fh.close();
