@@ -24,6 +24,9 @@ export class Devtools {
   #selected = $state<string | null>(null);
   #thread = $state.raw<ConversationView | null>(null);
   #round = $state(0);
+  // A round was chosen (keys, a click) since the conversation was selected: its thread, when
+  // it comes, opens there rather than on the round that failed.
+  #roundChosen = false;
   #focus = $state<Focus>('list');
   #keys = $state.raw<KeyInfo[]>([]);
   #rules = $state.raw<RuleInfo[]>([]);
@@ -84,6 +87,7 @@ export class Devtools {
     if (id === this.#selected) return;
     this.#selected = id;
     this.#round = 0;
+    this.#roundChosen = false;
     this.detail.blank();
     if (id) void this.#loadThread(id, true);
     else {
@@ -102,9 +106,19 @@ export class Devtools {
   }
 
   selectRound(i: number): void {
+    if (i < 0) return;
+    // Race: the thread on screen may still be the conversation selected before (the new one's
+    // is being read). A move then is a move in the new one: kept, bounded and shown when its
+    // thread comes, not spent on the old rounds and then lost to the new thread's first round.
+    if (this.#thread?.id !== this.#selected) {
+      this.#round = i;
+      this.#roundChosen = true;
+      return;
+    }
     const rounds = this.#thread?.rounds ?? [];
-    if (i < 0 || i >= rounds.length) return;
+    if (i >= rounds.length) return;
     this.#round = i;
+    this.#roundChosen = true;
     void this.detail.load(rounds[i].exchangeId, false);
   }
 
@@ -165,7 +179,7 @@ export class Devtools {
     }
     this.#thread = got.value;
     const rounds = got.value?.rounds ?? [];
-    if (fresh) {
+    if (fresh && !this.#roundChosen) {
       // Open on the round that failed, when one did: that is what the user came for.
       const failed = rounds.findIndex((r) => r.outcome === 'error' || r.findings > 0);
       this.#round = failed >= 0 ? failed : 0;

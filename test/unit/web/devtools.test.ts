@@ -41,6 +41,39 @@ describe('selecting a conversation', () => {
     expect([view.selected, view.thread?.id, view.detail.exchange?.id]).toEqual(['b', 'b', 'b-r0']);
   });
 
+  it('rounds moved to while the thread is still being read are the new thread\'s, kept and shown when it comes', async () => {
+    const { w, view } = await setup();
+    w.threads.set('b', thread('b', 4, [3]));
+    view.select('a');
+    await settle();
+    const open = w.hold('conversation');
+    view.select('b');
+    view.setFocus('thread');
+    // The thread on screen is still a's (3 rounds): j, j, j, k as the user pressed them.
+    view.move(1);
+    view.move(1);
+    view.move(1);
+    view.move(-1);
+    expect(view.thread?.id).toBe('a');
+    open();
+    await settle();
+    // Not a's rounds, and not b's failed round 3 either: where the keys went.
+    expect([view.thread?.id, view.round, view.detail.exchange?.id]).toEqual(['b', 2, 'b-r2']);
+  });
+
+  it('a move past the end of a thread still being read stops at its last round', async () => {
+    const { w, view } = await setup();
+    w.threads.set('b', thread('b', 2));
+    view.select('a');
+    await settle();
+    const open = w.hold('conversation');
+    view.select('b');
+    view.selectRound(5);
+    open();
+    await settle();
+    expect([view.round, view.detail.exchange?.id]).toEqual([1, 'b-r1']);
+  });
+
   it('selecting nothing clears the thread and the detail', async () => {
     const { view } = await setup();
     view.select('a');
