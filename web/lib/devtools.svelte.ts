@@ -110,7 +110,7 @@ export class Devtools {
     // Race: the thread on screen may still be the conversation selected before (the new one's
     // is being read). A move then is a move in the new one: kept, bounded and shown when its
     // thread comes, not spent on the old rounds and then lost to the new thread's first round.
-    if (this.#thread?.id !== this.#selected) {
+    if (this.#selected !== null && this.#thread?.id !== this.#selected) {
       this.#round = i;
       this.#roundChosen = true;
       return;
