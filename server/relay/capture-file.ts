@@ -178,10 +178,7 @@ export class CaptureFile {
         pieceBytes = 0;
       };
       if (sink) {
-        const size = await stat(this.#path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
-          if (err.code === 'ENOENT') return 0;
-          throw err;
-        });
+        const size = await fileSize(this.#path);
         sink.head(size - start > this.#batchBytes);
         // A batch from the middle of the file starts with a header of its own, as a file does.
         if (start > 0 && size > start) {
@@ -238,10 +235,7 @@ export class CaptureFile {
   remove(handed: ReadonlyMap<string, ExchangeRecord>, acked: ReadonlySet<string>, through?: FileCursor): Promise<{ removed: number; left: number }> {
     // Locked (file-lock.ts): a wrap appending between the read and the rename would be lost.
     return this.#enqueue(() => withFileLock(this.#path, async () => {
-      const size = await stat(this.#path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return 0;
-        throw err;
-      });
+      const size = await fileSize(this.#path);
       const quick = through !== undefined && this.#cursors.has(through) && this.#size === size && through.offset <= size;
       if (!quick) return this.#removeReading(handed, acked);
       // Only ids that drain handed out: the page's word about others moves nothing.
@@ -256,13 +250,8 @@ export class CaptureFile {
     const before = new Set<string>();
     const out = new Replacement(this.#path, this.#pieceBytes);
     const moves = new CursorMoves(this.#cursors);
-    let oldAt = 0;
     try {
-      await readLineBytesPrivate(this.#path, async (bytes) => {
-        moves.reach(oldAt, out.at);
-        oldAt += bytes.length + 1;
-        const line = bytes.toString('utf8');
-        if (line.trim() === '') return;
+      await this.#rewriteLines(out, moves, Infinity, async (line) => {
         // A line of an id not acknowledged stays as it is: read for its id only, not parsed
         // (a parse of every line left made each acknowledgement a parse of the whole file).
         const id = lineId(line);
@@ -276,7 +265,7 @@ export class CaptureFile {
         const copy = acked.has(r.id) ? handed.get(r.id) : undefined;
         if (copy && !supersedes(r, copy)) return;
         await out.keep(r.id, line);
-      }, this.#pieceBytes);
+      });
       if (before.size === 0) {
         await out.abort();
         return { removed: 0, left: 0 };
@@ -300,19 +289,13 @@ export class CaptureFile {
     const dropped = new Set<string>();
     const out = new Replacement(this.#path, this.#pieceBytes);
     const moves = new CursorMoves(this.#cursors);
-    let oldAt = 0;
     try {
-      await readLineBytesPrivate(this.#path, async (bytes) => {
-        if (oldAt >= end) return false;
-        moves.reach(oldAt, out.at);
-        oldAt += bytes.length + 1;
-        const line = bytes.toString('utf8');
-        if (line.trim() === '') return;
+      await this.#rewriteLines(out, moves, end, async (line) => {
         const id = lineId(line) ?? record(line)?.id ?? null;
         if (id === null) return; // the header, or a line cut by a crash
         if (gone.has(id)) dropped.add(id);
         else await out.keep(id, line);
-      }, this.#pieceBytes);
+      });
       if (size > end) await out.startTail();
       const shift = out.at - end;
       moves.reach(end, out.at);
@@ -331,6 +314,20 @@ export class CaptureFile {
     this.#last = out.last;
     this.#size = out.at;
     return { removed, left: out.last.size };
+  }
+
+  // The file's lines before byte `end` for a rewrite, blank ones skipped: each cursor is
+  // placed (`moves`) as the line it stands on is reached, before `onLine` keeps it or not.
+  #rewriteLines(out: Replacement, moves: CursorMoves, end: number, onLine: (line: string) => Promise<void>): Promise<void> {
+    let oldAt = 0;
+    return readLineBytesPrivate(this.#path, (bytes) => {
+      if (oldAt >= end) return false;
+      moves.reach(oldAt, out.at);
+      oldAt += bytes.length + 1;
+      const line = bytes.toString('utf8');
+      if (line.trim() === '') return;
+      return onLine(line);
+    }, this.#pieceBytes);
   }
 
   /** Stops moving a cursor with the file's rewrites. */
@@ -492,6 +489,14 @@ function record(line: string): ExchangeRecord | null {
   } catch {
     return null;
   }
+}
+
+// The file's size in bytes, 0 when it is absent.
+function fileSize(path: string): Promise<number> {
+  return stat(path).then((st) => st.size, (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return 0;
+    throw err;
+  });
 }
 
 // 0 for a file that is absent or empty (every byte it will hold is then written here), else
